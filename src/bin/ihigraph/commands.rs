@@ -1,0 +1,355 @@
+//! What each command does. Raw arguments are turned into settings here, once.
+
+use crate::Status;
+use crate::cli::{
+    CheckArgs, Cli, Command, ExportArgs, RdfExportFormat, ResultsFormat, SparqlArgs, StoreArgs,
+};
+use crate::output::write_results;
+use anyhow::{Context, Result};
+use ihigraph::{
+    CANNED_QUERIES, CheckOptions, ExportFormat, HistoryStore, IriScheme, Origin, PreparedDocument,
+    RECENT_TURNS, SchemeRequest, Severity, TOOL_USAGE, parse_json, prepare_document,
+    read_documents,
+};
+use oxigraph::model::Literal;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// A command line that is well-formed but asks for something impossible.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// The bundled example histories, embedded so that `demo` needs no files.
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "examples/histories/trip-planning.json",
+        include_str!("../../../examples/histories/trip-planning.json"),
+    ),
+    (
+        "examples/histories/code-review-abc.json",
+        include_str!("../../../examples/histories/code-review-abc.json"),
+    ),
+    (
+        "examples/histories/support-ticket-fr.json",
+        include_str!("../../../examples/histories/support-ticket-fr.json"),
+    ),
+    (
+        "examples/histories/research-notes.json",
+        include_str!("../../../examples/histories/research-notes.json"),
+    ),
+];
+
+pub fn run(cli: Cli) -> Result<Status> {
+    match cli.command {
+        Command::Validate(args) => validate(&args),
+        Command::Ingest(args) => {
+            let store = open_store(&cli.store)?;
+            ingest(&store.store, &args)
+        }
+        Command::Sparql(args) => sparql(&open_store(&cli.store)?.store, &args),
+        Command::Export(args) => export(&open_store(&cli.store)?.store, &args),
+        Command::Info => info(&open_store(&cli.store)?),
+        Command::Ontology => {
+            let mut out = io::stdout().lock();
+            out.write_all(ihigraph::CONVERSATION_HISTORY_TTL.as_bytes())?;
+            writeln!(out)?;
+            out.write_all(ihigraph::IHIGRAPH_TTL.as_bytes())?;
+            out.flush()?;
+            Ok(Status::Success)
+        }
+        Command::Demo => demo(&open_store(&cli.store)?),
+    }
+}
+
+/// An opened store and where it is.
+struct OpenedStore {
+    store: HistoryStore,
+    location: Option<PathBuf>,
+}
+
+fn open_store(args: &StoreArgs) -> Result<OpenedStore> {
+    let request = SchemeRequest {
+        base: args.base.clone(),
+        session_template: args.session_template.clone(),
+    };
+    if args.memory {
+        return Ok(OpenedStore {
+            store: HistoryStore::in_memory(&request)?,
+            location: None,
+        });
+    }
+    let location = match &args.store {
+        Some(path) => path.clone(),
+        None => dirs::data_dir()
+            .ok_or_else(|| {
+                UsageError(
+                    "no data directory is known for this user: give --store DIR or set IHIGRAPH_STORE"
+                        .to_owned(),
+                )
+            })?
+            .join("ihigraph")
+            .join("store"),
+    };
+    std::fs::create_dir_all(&location)
+        .with_context(|| format!("cannot create store directory {}", location.display()))?;
+    let store = HistoryStore::open(&location, &request)?;
+    Ok(OpenedStore {
+        store,
+        location: Some(location),
+    })
+}
+
+fn check_options(args: &CheckArgs) -> CheckOptions {
+    CheckOptions {
+        lenient: args.lenient,
+    }
+}
+
+/// Prints a document's diagnostics to standard error.
+fn report(document: &PreparedDocument) {
+    for diagnostic in &document.diagnostics {
+        eprintln!("{}", diagnostic.located(&document.origin));
+    }
+}
+
+fn first_error(document: &PreparedDocument) -> String {
+    document
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Error)
+        .map_or_else(String::new, |d| d.located(&document.origin))
+}
+
+fn validate(args: &CheckArgs) -> Result<Status> {
+    let options = check_options(args);
+    let scheme = IriScheme::default();
+    let (mut valid, mut refused, mut warnings) = (0_usize, 0_usize, 0_usize);
+    for input in read_documents(&args.paths) {
+        let document = prepare_document(input.origin, input.value, options, &scheme);
+        report(&document);
+        warnings += document
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        if document.is_refused() {
+            refused += 1;
+        } else {
+            valid += 1;
+        }
+    }
+    println!(
+        "{valid} valid, {refused} refused, {warnings} warning{}",
+        plural(warnings)
+    );
+    Ok(if refused > 0 {
+        Status::Refused
+    } else {
+        Status::Success
+    })
+}
+
+/// Totals of an ingest.
+#[derive(Debug, Default)]
+struct IngestSummary {
+    sessions: usize,
+    replaced: usize,
+    turns: usize,
+    quads: usize,
+    warnings: usize,
+    refused: Vec<String>,
+}
+
+fn ingest_document(
+    store: &HistoryStore,
+    document: &PreparedDocument,
+    summary: &mut IngestSummary,
+) -> Result<()> {
+    report(document);
+    summary.warnings += document
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let Some(session) = &document.session else {
+        summary.refused.push(first_error(document));
+        return Ok(());
+    };
+    let outcome = store.write_session(session).with_context(|| {
+        format!(
+            "{}: cannot store session {:?}",
+            document.origin, session.session_id
+        )
+    })?;
+    if outcome.replaced {
+        eprintln!(
+            "{}: replaced the stored session {:?}",
+            document.origin, session.session_id
+        );
+        summary.replaced += 1;
+    }
+    summary.sessions += 1;
+    summary.turns += session.turn_count;
+    summary.quads += session.quads.len();
+    Ok(())
+}
+
+fn print_summary(summary: &IngestSummary) -> Status {
+    println!(
+        "ingested {} session{} ({} replaced), {} turn{}, {} quad{}; {} warning{}",
+        summary.sessions,
+        plural(summary.sessions),
+        summary.replaced,
+        summary.turns,
+        plural(summary.turns),
+        summary.quads,
+        plural(summary.quads),
+        summary.warnings,
+        plural(summary.warnings),
+    );
+    if summary.refused.is_empty() {
+        return Status::Success;
+    }
+    println!(
+        "refused {} document{} (nothing of them was stored):",
+        summary.refused.len(),
+        plural(summary.refused.len())
+    );
+    for reason in &summary.refused {
+        println!("  {reason}");
+    }
+    Status::Refused
+}
+
+fn ingest(store: &HistoryStore, args: &CheckArgs) -> Result<Status> {
+    let options = check_options(args);
+    let mut summary = IngestSummary::default();
+    for input in read_documents(&args.paths) {
+        let document = prepare_document(input.origin, input.value, options, store.scheme());
+        ingest_document(store, &document, &mut summary)?;
+    }
+    Ok(print_summary(&summary))
+}
+
+fn sparql(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {
+    let query = match (&args.query, &args.file) {
+        (Some(query), _) => query.clone(),
+        (None, Some(file)) => std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read query file {}", file.display()))?,
+        (None, None) => return Err(UsageError("give a query or --file".to_owned()).into()),
+    };
+    let format = args.format.unwrap_or_else(|| {
+        if io::stdout().is_terminal() {
+            ResultsFormat::Table
+        } else {
+            ResultsFormat::Tsv
+        }
+    });
+    let results = store.query(&query)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    write_results(results, format, store.scheme().base(), &mut out)?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+fn export(store: &HistoryStore, args: &ExportArgs) -> Result<Status> {
+    let format = match args.format {
+        RdfExportFormat::Trig => ExportFormat::TriG,
+        RdfExportFormat::Nquads => ExportFormat::NQuads,
+        RdfExportFormat::Turtle => ExportFormat::Turtle,
+        RdfExportFormat::Jsonld => ExportFormat::JsonLd,
+    };
+    let out = BufWriter::new(io::stdout().lock());
+    store.export(out, format, args.session.as_deref())?;
+    Ok(Status::Success)
+}
+
+fn info(opened: &OpenedStore) -> Result<Status> {
+    let store = &opened.store;
+    let location = opened.location.as_ref().map_or_else(
+        || "(in memory)".to_owned(),
+        |path| path.display().to_string(),
+    );
+    println!("store:        {location}");
+    println!("IRI base:     {}", store.scheme().base());
+    println!("session IRIs: {}", store.scheme().session_template());
+    println!("sessions:     {}", store.session_count()?);
+    println!("quads:        {}", store.quad_count()?);
+    println!(
+        "queries:      {}",
+        CANNED_QUERIES
+            .iter()
+            .map(|q| q.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(Status::Success)
+}
+
+fn demo(opened: &OpenedStore) -> Result<Status> {
+    let store = &opened.store;
+    let mut summary = IngestSummary::default();
+    let mut sessions = Vec::new();
+    for (name, text) in EXAMPLES {
+        let origin = Origin {
+            name: (*name).to_owned(),
+            line: None,
+        };
+        let document = prepare_document(
+            origin,
+            parse_json(text.as_bytes()),
+            CheckOptions::default(),
+            store.scheme(),
+        );
+        if let Some(session) = &document.session {
+            sessions.push(session.session_id.clone());
+        }
+        ingest_document(store, &document, &mut summary)?;
+    }
+    let status = print_summary(&summary);
+    let location = opened
+        .location
+        .as_ref()
+        .map_or_else(|| "memory".to_owned(), |path| path.display().to_string());
+    println!("store: {location}\n");
+    let mut out = BufWriter::new(io::stdout().lock());
+    for session in &sessions {
+        let bindings = [("session", Literal::new_simple_literal(session).into())];
+        writeln!(
+            out,
+            "Session {session:?}: recent turns (queries/{}.rq)",
+            RECENT_TURNS.name
+        )?;
+        let results = store.query_with_bindings(RECENT_TURNS.sparql, &bindings)?;
+        write_results(
+            results,
+            ResultsFormat::Table,
+            store.scheme().base(),
+            &mut out,
+        )?;
+        writeln!(
+            out,
+            "Session {session:?}: tool calls (queries/{}.rq)",
+            TOOL_USAGE.name
+        )?;
+        let results = store.query_with_bindings(TOOL_USAGE.sparql, &bindings)?;
+        write_results(
+            results,
+            ResultsFormat::Table,
+            store.scheme().base(),
+            &mut out,
+        )?;
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "Try: ihigraph sparql 'SELECT ?tool (COUNT(*) AS ?calls) WHERE {{ ?i <https://jido.ai/ontology/conversation-history#toolName> ?tool }} GROUP BY ?tool'"
+    )?;
+    out.flush()?;
+    Ok(status)
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}

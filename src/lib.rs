@@ -1,0 +1,42 @@
+#![doc = include_str!("../README.md")]
+
+mod check;
+mod history;
+mod input;
+mod iri;
+mod mapping;
+mod number;
+mod ontology;
+mod prepare;
+mod queries;
+mod store;
+mod text;
+mod time;
+mod tools;
+pub mod vocab;
+
+pub use crate::check::{
+    CheckOptions, CheckedDocument, MAX_DESCRIPTIVE_METADATA_CHARS, Problem, Rule, Severity,
+    check_document, check_turn,
+};
+pub use crate::history::{
+    AccuracyMode, DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role,
+    SimpleTime, TimeFlags, TimeSegment, TimeUnit, Turn,
+};
+pub use crate::input::{
+    InputDocument, Origin, ReadError, STDIN_PATH, is_document_file, parse_json, read_documents,
+};
+pub use crate::iri::{
+    DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,
+    encode_segment,
+};
+pub use crate::mapping::{MappingWarning, SessionGraph, map_history};
+pub use crate::ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL};
+pub use crate::prepare::{Diagnostic, Place, PreparedDocument, prepare_document};
+pub use crate::queries::{CANNED_QUERIES, CannedQuery, RECENT_TURNS, TOOL_USAGE};
+pub use crate::store::{
+    ExportFormat, HistoryStore, PREFIXES, SchemeRequest, StoreError, WriteOutcome,
+};
+pub use crate::text::{PayloadKind, payload_text};
+pub use crate::time::{absolute_date_time, segment_start};
+pub use crate::tools::{ToolCall, ToolResultFound, find_tool_calls, find_tool_results};

@@ -1,0 +1,449 @@
+//! The store: an embedded Oxigraph store (on disk by default, or in memory) holding one
+//! named graph per session, plus the store's own settings (IRI base and work-session
+//! template) in the default graph, where no query over the session graphs sees them.
+
+use crate::iri::{IriScheme, IriSchemeError};
+use crate::mapping::SessionGraph;
+use crate::vocab::{ch, ihi, jido, prov};
+use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfSerializer};
+use oxigraph::model::{GraphNameRef, Literal, NamedNode, NamedNodeRef, QuadRef, Term};
+use oxigraph::sparql::{QueryResults, SparqlEvaluator, SparqlSyntaxError, Variable};
+use oxigraph::store::{StorageError, Store};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// What can go wrong with the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// Another process holds the store.
+    #[error("store {path} is in use by another process (only one process may open it at a time)")]
+    Locked {
+        /// The store directory.
+        path: PathBuf,
+    },
+    /// The store could not be opened.
+    #[error("cannot open store {path}")]
+    Open {
+        /// The store directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: StorageError,
+    },
+    /// A read or write failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// A setting given differs from the one the store was created with.
+    #[error(
+        "this store was created with {setting} {stored:?}; {requested:?} was asked for (a store keeps one IRI scheme)"
+    )]
+    SchemeConflict {
+        /// `--base` or `--session-iri`.
+        setting: &'static str,
+        /// What the store holds.
+        stored: String,
+        /// What was asked for.
+        requested: String,
+    },
+    /// A base or template is not usable.
+    #[error(transparent)]
+    Scheme(#[from] IriSchemeError),
+    /// A SPARQL query does not parse.
+    #[error("invalid SPARQL query")]
+    QuerySyntax(#[source] SparqlSyntaxError),
+    /// A SPARQL query failed while running.
+    #[error("SPARQL query failed")]
+    QueryEvaluation(#[source] oxigraph::sparql::QueryEvaluationError),
+    /// Writing an export failed.
+    #[error("cannot write the export")]
+    Write(#[source] io::Error),
+    /// A format that holds one graph was asked for several.
+    #[error(
+        "{format} holds a single graph: name one session with --session, or use trig, nquads or jsonld"
+    )]
+    SingleGraphFormat {
+        /// The format's name.
+        format: &'static str,
+    },
+    /// A parameter name is not a SPARQL variable name.
+    #[error("{name:?} is not a query parameter name")]
+    UnknownParameter {
+        /// The name given.
+        name: String,
+    },
+    /// No session has that id.
+    #[error("no session {session_id:?} in the store")]
+    UnknownSession {
+        /// The id asked for.
+        session_id: String,
+    },
+}
+
+/// The IRI scheme asked for when opening a store: what is not given is the store's
+/// recorded setting, or the default for a new store.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SchemeRequest {
+    /// `--base`.
+    pub base: Option<String>,
+    /// `--session-iri`.
+    pub session_template: Option<String>,
+}
+
+/// What writing a session did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// The session existed and was replaced.
+    pub replaced: bool,
+}
+
+/// RDF formats for `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExportFormat {
+    /// TriG: every graph, named.
+    TriG,
+    /// N-Quads.
+    NQuads,
+    /// Turtle: one session's graph.
+    Turtle,
+    /// JSON-LD 1.1, graphs named.
+    JsonLd,
+}
+
+impl ExportFormat {
+    fn rdf_format(self) -> RdfFormat {
+        match self {
+            Self::TriG => RdfFormat::TriG,
+            Self::NQuads => RdfFormat::NQuads,
+            Self::Turtle => RdfFormat::Turtle,
+            Self::JsonLd => RdfFormat::JsonLd {
+                profile: JsonLdProfileSet::empty(),
+            },
+        }
+    }
+}
+
+/// The prefixes of exports and the `ontology` listing.
+pub const PREFIXES: &[(&str, &str)] = &[
+    ("ch", ch::NAMESPACE),
+    ("ihi", ihi::NAMESPACE),
+    ("jido", jido::NAMESPACE),
+    ("prov", prov::NAMESPACE),
+    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
+    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+];
+
+/// A store of interaction histories.
+pub struct HistoryStore {
+    store: Store,
+    scheme: IriScheme,
+}
+
+impl HistoryStore {
+    /// Opens (creating if needed) the on-disk store in `path`. A new store records the
+    /// requested scheme; an existing one keeps its own, and a conflicting request is an
+    /// error.
+    pub fn open(path: &Path, request: &SchemeRequest) -> Result<Self, StoreError> {
+        let store = Store::open(path).map_err(|source| {
+            if is_lock_error(&source) {
+                StoreError::Locked {
+                    path: path.to_owned(),
+                }
+            } else {
+                StoreError::Open {
+                    path: path.to_owned(),
+                    source,
+                }
+            }
+        })?;
+        Self::with_store(store, request)
+    }
+
+    /// A new in-memory store.
+    ///
+    /// ```
+    /// let store = ihigraph::HistoryStore::in_memory(&Default::default())?;
+    /// assert_eq!(store.session_count()?, 0);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn in_memory(request: &SchemeRequest) -> Result<Self, StoreError> {
+        Self::with_store(Store::new()?, request)
+    }
+
+    fn with_store(store: Store, request: &SchemeRequest) -> Result<Self, StoreError> {
+        let settings = NamedNodeRef::from(ihi::STORE_SETTINGS);
+        let stored = |property: NamedNodeRef<'_>| -> Result<Option<String>, StoreError> {
+            let mut values = store.quads_for_pattern(
+                Some(settings.into()),
+                Some(property),
+                None,
+                Some(GraphNameRef::DefaultGraph),
+            );
+            Ok(match values.next().transpose()? {
+                Some(quad) => match quad.object {
+                    Term::Literal(literal) => Some(literal.value().to_owned()),
+                    _ => None,
+                },
+                None => None,
+            })
+        };
+        let stored_base = stored(ihi::IRI_BASE)?;
+        let stored_template = stored(ihi::SESSION_IRI_TEMPLATE)?;
+        let pick = |setting: &'static str,
+                    stored: Option<String>,
+                    requested: &Option<String>,
+                    default: &str|
+         -> Result<String, StoreError> {
+            match (stored, requested) {
+                (Some(stored), Some(requested)) if stored != *requested => {
+                    Err(StoreError::SchemeConflict {
+                        setting,
+                        stored,
+                        requested: requested.clone(),
+                    })
+                }
+                (Some(stored), _) => Ok(stored),
+                (None, Some(requested)) => Ok(requested.clone()),
+                (None, None) => Ok(default.to_owned()),
+            }
+        };
+        let fresh = stored_base.is_none() || stored_template.is_none();
+        let base = pick(
+            "--base",
+            stored_base,
+            &request.base,
+            crate::iri::DEFAULT_BASE,
+        )?;
+        let template = pick(
+            "--session-iri",
+            stored_template,
+            &request.session_template,
+            crate::iri::DEFAULT_SESSION_TEMPLATE,
+        )?;
+        let scheme = IriScheme::new(&base, &template)?;
+        if fresh {
+            let mut transaction = store.start_transaction()?;
+            for (property, value) in [
+                (ihi::IRI_BASE, &base),
+                (ihi::SESSION_IRI_TEMPLATE, &template),
+            ] {
+                let value = Literal::new_simple_literal(value.as_str());
+                transaction.insert(QuadRef::new(
+                    settings,
+                    property,
+                    &value,
+                    GraphNameRef::DefaultGraph,
+                ));
+            }
+            transaction.commit()?;
+        }
+        Ok(Self { store, scheme })
+    }
+
+    /// The IRI scheme of this store.
+    pub fn scheme(&self) -> &IriScheme {
+        &self.scheme
+    }
+
+    /// The underlying Oxigraph store.
+    pub fn oxigraph(&self) -> &Store {
+        &self.store
+    }
+
+    /// Writes a session in one transaction, replacing any earlier version of it: after
+    /// an error, the store is as it was.
+    pub fn write_session(&self, session: &SessionGraph) -> Result<WriteOutcome, StoreError> {
+        let replaced = self.store.contains_named_graph(&session.graph)?;
+        let mut transaction = self.store.start_transaction()?;
+        if replaced {
+            transaction.remove_named_graph(&session.graph)?;
+        }
+        transaction.extend(&session.quads);
+        transaction.commit()?;
+        Ok(WriteOutcome { replaced })
+    }
+
+    /// The stored sessions: `SessionID` and graph, in graph order.
+    pub fn sessions(&self) -> Result<Vec<(String, NamedNode)>, StoreError> {
+        let mut sessions = Vec::new();
+        for quad in self
+            .store
+            .quads_for_pattern(None, Some(ihi::SESSION_ID), None, None)
+        {
+            let quad = quad?;
+            if let (Term::Literal(id), oxigraph::model::GraphName::NamedNode(graph)) =
+                (quad.object, quad.graph_name)
+            {
+                sessions.push((id.value().to_owned(), graph));
+            }
+        }
+        Ok(sessions)
+    }
+
+    /// Number of stored sessions.
+    pub fn session_count(&self) -> Result<usize, StoreError> {
+        let mut count = 0;
+        for quad in self
+            .store
+            .quads_for_pattern(None, Some(ihi::SESSION_ID), None, None)
+        {
+            quad?;
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// Number of quads in session graphs (the store's settings not counted).
+    pub fn quad_count(&self) -> Result<usize, StoreError> {
+        let settings = self
+            .store
+            .quads_for_pattern(None, None, None, Some(GraphNameRef::DefaultGraph))
+            .count();
+        Ok(self.store.len()?.saturating_sub(settings))
+    }
+
+    /// Runs a read-only SPARQL query whose default graph is the union of the session
+    /// graphs (unless the query names its own dataset). `SERVICE` fails: Oxigraph is
+    /// built without its HTTP client, so no query reaches the network.
+    pub fn query(&self, sparql: &str) -> Result<QueryResults<'static>, StoreError> {
+        let mut prepared = SparqlEvaluator::new()
+            .parse_query(sparql)
+            .map_err(StoreError::QuerySyntax)?;
+        if prepared.dataset().is_default_dataset() {
+            prepared.dataset_mut().set_default_graph_as_union();
+        }
+        prepared
+            .on_store(&self.store)
+            .execute()
+            .map_err(StoreError::QueryEvaluation)
+    }
+
+    /// Runs a read-only SPARQL query with variables bound to terms before evaluation:
+    /// values are never pasted into the query text. Each variable must be in the
+    /// query's `SELECT` projection.
+    ///
+    /// ```
+    /// use ihigraph::{HistoryStore, RECENT_TURNS};
+    /// use oxrdf::Literal;
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let session = Literal::new_simple_literal("no \"such\" } session");
+    /// let results = store.query_with_bindings(RECENT_TURNS.sparql, &[("session", session.into())])?;
+    /// let oxigraph::sparql::QueryResults::Solutions(rows) = results else { unreachable!() };
+    /// assert_eq!(rows.count(), 0);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn query_with_bindings(
+        &self,
+        sparql: &str,
+        bindings: &[(&str, Term)],
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let mut prepared = SparqlEvaluator::new()
+            .parse_query(sparql)
+            .map_err(StoreError::QuerySyntax)?;
+        if prepared.dataset().is_default_dataset() {
+            prepared.dataset_mut().set_default_graph_as_union();
+        }
+        for (name, term) in bindings {
+            let variable = Variable::new(*name).map_err(|_| StoreError::UnknownParameter {
+                name: (*name).to_owned(),
+            })?;
+            prepared = prepared.substitute_variable(variable, term.clone());
+        }
+        prepared
+            .on_store(&self.store)
+            .execute()
+            .map_err(StoreError::QueryEvaluation)
+    }
+
+    /// Writes the session graphs (or one session's) in an RDF format.
+    pub fn export(
+        &self,
+        writer: impl Write,
+        format: ExportFormat,
+        session_id: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let graph = match session_id {
+            Some(id) => {
+                let graph = self.scheme.session_graph(id);
+                if !self.store.contains_named_graph(&graph)? {
+                    return Err(StoreError::UnknownSession {
+                        session_id: id.to_owned(),
+                    });
+                }
+                Some(graph)
+            }
+            None if format == ExportFormat::Turtle => {
+                return Err(StoreError::SingleGraphFormat { format: "turtle" });
+            }
+            None => None,
+        };
+        let mut serializer = RdfSerializer::from_format(format.rdf_format());
+        for (prefix, namespace) in PREFIXES.iter().copied().chain([("id", self.scheme.base())]) {
+            serializer = serializer
+                .with_prefix(prefix, namespace)
+                .expect("prefixes are valid IRIs: the base was checked, the rest are constants");
+        }
+        let mut serializer = serializer.for_writer(writer);
+        let quads = match &graph {
+            Some(graph) => {
+                self.store
+                    .quads_for_pattern(None, None, None, Some(graph.as_ref().into()))
+            }
+            None => self.store.iter(),
+        };
+        for quad in quads {
+            let quad = quad?;
+            if quad.graph_name.is_default_graph() {
+                continue;
+            }
+            if format == ExportFormat::Turtle {
+                serializer
+                    .serialize_triple(quad.as_ref())
+                    .map_err(StoreError::Write)?;
+            } else {
+                serializer
+                    .serialize_quad(&quad)
+                    .map_err(StoreError::Write)?;
+            }
+        }
+        serializer
+            .finish()
+            .map_err(StoreError::Write)?
+            .flush()
+            .map_err(StoreError::Write)
+    }
+}
+
+impl std::fmt::Debug for HistoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HistoryStore")
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
+    }
+}
+
+/// RocksDB reports a held store as a failure to lock its `LOCK` file.
+fn is_lock_error(error: &StorageError) -> bool {
+    let text = error.to_string();
+    text.contains("lock file")
+        || text.contains("LOCK")
+        || text.contains("Resource temporarily unavailable")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_memory_store_records_its_scheme() {
+        let request = SchemeRequest {
+            base: Some("https://example.org/h/".to_owned()),
+            session_template: None,
+        };
+        let store = HistoryStore::in_memory(&request).expect("memory store");
+        assert_eq!(store.scheme().base(), "https://example.org/h/");
+        assert_eq!(store.quad_count().expect("count"), 0);
+    }
+}

@@ -174,8 +174,10 @@ fn collect_files(path: &Path, files: &mut Vec<Source>) {
             };
             if link_metadata.is_dir() {
                 collect_files(&child, files);
-            } else if is_document_file(&child) {
-                collect_files(&child, files);
+            } else if is_document_file(&child)
+                && std::fs::metadata(&child).is_ok_and(|m| m.is_file())
+            {
+                files.push(Source::File(child));
             }
         }
     } else {
@@ -304,8 +306,8 @@ fn display_name(path: &Path) -> String {
 /// Parses one JSON document from bytes.
 ///
 /// ```
-/// let error = ihigraph::parse_json(b"{\n  \"a\": tru\n}").unwrap_err();
-/// assert_eq!(error.to_string(), "2:11: invalid JSON: expected ident");
+/// let error = ihigraph::parse_json(b"{\n  \"a\": @\n}").unwrap_err();
+/// assert_eq!(error.to_string(), "2:8: invalid JSON: expected value");
 /// ```
 pub fn parse_json(bytes: &[u8]) -> Result<Value, ReadError> {
     parse_slice(bytes)
@@ -330,7 +332,7 @@ fn parse_reader(mut reader: impl Read) -> Result<Value, ReadError> {
     check_encoding_mark(&head[..filled])?;
     let reader = BufReader::new(io::Cursor::new(head[..filled].to_vec()).chain(reader));
     let mut deserializer = serde_json::Deserializer::from_reader(reader);
-    let value = serde::Deserialize::deserialize(&mut deserializer).map_err(|e| read_error(e))?;
+    let value = serde::Deserialize::deserialize(&mut deserializer).map_err(read_error)?;
     deserializer.end().map_err(read_error)?;
     Ok(value)
 }

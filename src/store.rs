@@ -173,7 +173,7 @@ impl HistoryStore {
     }
 
     fn with_store(store: Store, request: &SchemeRequest) -> Result<Self, StoreError> {
-        let settings = NamedNodeRef::from(ihi::STORE_SETTINGS);
+        let settings = ihi::STORE_SETTINGS;
         let stored = |property: NamedNodeRef<'_>| -> Result<Option<String>, StoreError> {
             let mut values = store.quads_for_pattern(
                 Some(settings.into()),

@@ -1,0 +1,536 @@
+//! The `ihigraph` command line, driven as a user would.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{examples_dir, fixture_path, ihigraph, store_dump};
+use oxigraph::io::{RdfFormat, RdfParser};
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+use std::path::Path;
+
+fn ingest_examples(store: &Path) {
+    ihigraph(store)
+        .arg("ingest")
+        .arg(examples_dir())
+        .assert()
+        .success()
+        .stdout(contains("ingested 4 sessions (0 replaced), 16 turns"));
+}
+
+/// The rows of a `sparql --format json` run, each binding as its value text.
+fn json_rows(output: &[u8]) -> Vec<Vec<(String, String)>> {
+    let results: Value = serde_json::from_slice(output).unwrap();
+    results["results"]["bindings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            row.as_object()
+                .unwrap()
+                .iter()
+                .map(|(name, term)| (name.clone(), term["value"].as_str().unwrap().to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
+fn row(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+        .collect()
+}
+
+#[test]
+fn demo_ingests_the_examples_and_shows_turns_and_tool_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    ihigraph(&dir.path().join("store"))
+        .arg("demo")
+        .assert()
+        .success()
+        .stdout(contains("ingested 4 sessions"))
+        .stdout(contains("Session \"abc\": recent turns"))
+        .stdout(contains("Thanks, that was it."))
+        .stdout(contains("ReadFile"))
+        .stdout(contains("search_knowledge_base"));
+}
+
+const DESIGN_QUERY_RECENT_TURNS: &str = r"
+PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+PREFIX jido: <https://jido.ai/ontology#>
+
+SELECT ?turnIndex ?promptText ?answerText ?turnTimestamp
+WHERE {
+  ?conversation a ch:Conversation ;
+               ch:associatedWithSession jido:session_abc .
+  ?turn ch:partOfConversation ?conversation ;
+       ch:turnIndex ?turnIndex ;
+       ch:hasPrompt/ch:promptText ?promptText ;
+       ch:hasAnswer/ch:answerText ?answerText ;
+       (ch:hasPrompt | ch:hasAnswer)/ch:timestamp ?turnTimestamp .
+}
+ORDER BY DESC(?turnIndex)
+LIMIT 3
+";
+
+const DESIGN_QUERY_TOOL_INVOCATIONS: &str = r#"
+PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+PREFIX jido: <https://jido.ai/ontology#>
+
+SELECT ?turnIndex ?toolName ?invocationTimestamp ?resultData
+WHERE {
+  ?conversation a ch:Conversation ;
+               ch:associatedWithSession jido:session_abc .
+  ?turn ch:partOfConversation ?conversation ;
+       ch:turnIndex ?turnIndex ;
+       ch:involvesToolInvocation ?invocation .
+  ?invocation ch:toolName "ReadFile" ;
+               ch:timestamp ?invocationTimestamp ;
+               ch:hasResult/ch:resultData ?resultData .
+}
+ORDER BY DESC(?invocationTimestamp)
+"#;
+
+/// The design document's first query: the last turns of session `abc` that have both a
+/// prompt and an answer text; as written it yields one row per timestamp of prompt and
+/// answer, so the newest turn appears twice within the LIMIT of 3.
+#[test]
+fn design_query_recent_turns_returns_the_expected_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let output = ihigraph(&store)
+        .args(["sparql", "--format", "json", DESIGN_QUERY_RECENT_TURNS])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let last = row(&[
+        ("turnIndex", "3"),
+        ("promptText", "Thanks, that was it."),
+        (
+            "answerText",
+            "Glad it helped. Shall I add config/ci.exs for you?",
+        ),
+        ("turnTimestamp", "2026-01-02T08:00:30Z"),
+    ]);
+    let first = row(&[
+        ("turnIndex", "0"),
+        (
+            "promptText",
+            "Why does `mix test` fail on CI but not locally? Please look at config.exs.",
+        ),
+        ("answerText", "Let me read the configuration."),
+        ("turnTimestamp", "2026-01-02T08:00:00.5Z"),
+    ]);
+    assert_eq!(json_rows(&output), [last.clone(), last, first]);
+}
+
+/// The design document's second query: `ReadFile` calls of session `abc` with their
+/// results, newest first. `?toolName` is projected but never bound (the pattern has the
+/// constant "ReadFile"), so SPARQL leaves it out of every row.
+#[test]
+fn design_query_tool_invocations_returns_the_expected_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let output = ihigraph(&store)
+        .args(["sparql", "--format", "json", DESIGN_QUERY_TOOL_INVOCATIONS])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(
+        json_rows(&output),
+        [
+            row(&[
+                ("turnIndex", "1"),
+                ("invocationTimestamp", "2026-01-02T08:00:02.1Z"),
+                ("resultData", "enoent: config/ci.exs does not exist"),
+            ]),
+            row(&[
+                ("turnIndex", "0"),
+                ("invocationTimestamp", "2026-01-02T08:00:00.5Z"),
+                (
+                    "resultData",
+                    "import Config\nconfig :app, ecto_repos: [App.Repo]\nimport_config \"#{config_env()}.exs\"\n"
+                ),
+            ]),
+        ]
+    );
+}
+
+#[test]
+fn sparql_formats_and_union_default_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let count = "SELECT (COUNT(*) AS ?n) WHERE { ?c a <https://jido.ai/ontology/conversation-history#Conversation> }";
+    ihigraph(&store)
+        .args(["sparql", "--format", "csv", count])
+        .assert()
+        .success()
+        .stdout("n\r\n4\r\n");
+    ihigraph(&store)
+        .args(["sparql", "--format", "tsv", count])
+        .assert()
+        .success()
+        .stdout("?n\n4\n");
+    ihigraph(&store)
+        .args(["sparql", "--format", "table", count])
+        .assert()
+        .success()
+        .stdout(contains("│ 4 │").and(contains("1 row")));
+    ihigraph(&store)
+        .args(["sparql", "--format", "json", "ASK { ?s ?p ?o }"])
+        .assert()
+        .success()
+        .stdout(contains("\"boolean\":true"));
+    let query_file = dir.path().join("q.rq");
+    std::fs::write(&query_file, count).unwrap();
+    ihigraph(&store)
+        .args(["sparql", "--format", "csv", "--file"])
+        .arg(&query_file)
+        .assert()
+        .success()
+        .stdout("n\r\n4\r\n");
+}
+
+#[test]
+fn sparql_errors_are_refusals() {
+    let dir = tempfile::tempdir().unwrap();
+    ihigraph(&dir.path().join("store"))
+        .args(["sparql", "SELECT WHERE {"])
+        .assert()
+        .code(1)
+        .stderr(contains("invalid SPARQL query"));
+    ihigraph(&dir.path().join("store"))
+        .args(["sparql", "INSERT DATA { <a:b> <a:b> <a:b> }"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn validate_accepts_the_examples_and_refuses_syntax_errors_with_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    ihigraph(&dir.path().join("unused"))
+        .arg("validate")
+        .arg(examples_dir())
+        .assert()
+        .success()
+        .stdout("4 valid, 0 refused, 0 warnings\n");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\n  \"Header\": @\n}").unwrap();
+    ihigraph(&dir.path().join("unused"))
+        .arg("validate")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(contains(format!(
+            "{}:2:13: error[syntax]: invalid JSON: expected value",
+            bad.display()
+        )));
+}
+
+#[test]
+fn unreadable_inputs_are_refused_with_their_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("empty.json", b"", "1:1: error[syntax]: the input is empty"),
+        (
+            "bom.json",
+            b"\xEF\xBB\xBF{}",
+            "1:1: error[syntax]: the input starts with a UTF-8 byte-order mark",
+        ),
+        (
+            "latin1.json",
+            b"{\"a\": \"caf\xE9\"}",
+            "error[syntax]: invalid unicode code point",
+        ),
+        (
+            "array.json",
+            b"[]",
+            ": (document): error[type]: expected an object, found an array of 0 item(s)",
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        ihigraph(&dir.path().join("unused"))
+            .arg("validate")
+            .arg(&path)
+            .assert()
+            .code(1)
+            .stderr(contains(*expected));
+    }
+    let deep = dir.path().join("deep.json");
+    std::fs::write(&deep, "[".repeat(100_000)).unwrap();
+    ihigraph(&dir.path().join("unused"))
+        .arg("validate")
+        .arg(&deep)
+        .assert()
+        .code(1)
+        .stderr(contains("nesting deeper than 128 levels"));
+    ihigraph(&dir.path().join("unused"))
+        .arg("validate")
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .code(1)
+        .stderr(contains("missing.json: error[io]: cannot read"));
+}
+
+#[test]
+fn json_lines_store_the_good_lines_and_name_the_bad_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let mut lines = String::new();
+    for name in ["trip-planning", "code-review-abc"] {
+        let text = std::fs::read_to_string(examples_dir().join(format!("{name}.json"))).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        lines.push_str(&serde_json::to_string(&value).unwrap());
+        lines.push('\n');
+        if name == "trip-planning" {
+            lines.push_str("{\"Header\": \"PGM-IHI-V1.0\", oops}\n\n");
+        }
+    }
+    let file = dir.path().join("histories.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(contains(format!("{}:2:28: error[syntax]", file.display())))
+        .stdout(contains("ingested 2 sessions").and(contains("refused 1 document")));
+    ihigraph(&store)
+        .arg("info")
+        .assert()
+        .success()
+        .stdout(contains("sessions:     2"));
+}
+
+#[test]
+fn standard_input_takes_a_document_or_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let pretty = std::fs::read_to_string(fixture_path("valid/complete.json")).unwrap();
+    ihigraph(&store)
+        .args(["ingest", "-"])
+        .write_stdin(pretty.clone())
+        .assert()
+        .success()
+        .stdout(contains("ingested 1 session (0 replaced), 2 turns"));
+    let value: Value = serde_json::from_str(&pretty).unwrap();
+    let one_line = serde_json::to_string(&value).unwrap();
+    let other = one_line.replace("fixture-complete", "fixture-other");
+    ihigraph(&store)
+        .args(["ingest", "-"])
+        .write_stdin(format!("{one_line}\n{other}\n"))
+        .assert()
+        .success()
+        .stdout(contains("ingested 2 sessions (1 replaced)"))
+        .stderr(contains(
+            "<stdin>:1: replaced the stored session \"fixture-complete\"",
+        ));
+}
+
+#[test]
+fn reingesting_a_session_replaces_it_with_the_same_quads() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let before = store_dump(&store);
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(examples_dir())
+        .assert()
+        .success()
+        .stdout(contains("(4 replaced)"));
+    assert_eq!(store_dump(&store), before);
+}
+
+#[test]
+fn export_writes_every_format_and_parses_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let session_graph = "https://w3id.org/ihigraph/id/graph/abc";
+    let total = store_dump(&store).len() - 2; // less the two settings triples
+    for (format, rdf_format, session, expected_graphs) in [
+        ("trig", RdfFormat::TriG, None, 4),
+        ("nquads", RdfFormat::NQuads, None, 4),
+        (
+            "jsonld",
+            RdfFormat::JsonLd {
+                profile: Default::default(),
+            },
+            None,
+            4,
+        ),
+        ("trig", RdfFormat::TriG, Some("abc"), 1),
+        ("turtle", RdfFormat::Turtle, Some("abc"), 0),
+    ] {
+        let mut command = ihigraph(&store);
+        command.args(["export", "--format", format]);
+        if let Some(session) = session {
+            command.args(["--session", session]);
+        }
+        let output = command.assert().success().get_output().stdout.clone();
+        let quads: Vec<_> = RdfParser::from_format(rdf_format)
+            .for_slice(&output)
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let graphs: std::collections::HashSet<_> = quads
+            .iter()
+            .filter(|q| !q.graph_name.is_default_graph())
+            .map(|q| q.graph_name.to_string())
+            .collect();
+        assert_eq!(graphs.len(), expected_graphs, "{format}");
+        if session.is_none() {
+            assert_eq!(quads.len(), total, "{format}");
+        } else if format == "trig" {
+            assert!(graphs.contains(&format!("<{session_graph}>")));
+        }
+    }
+    ihigraph(&store)
+        .args(["export", "--format", "turtle"])
+        .assert()
+        .code(2)
+        .stderr(contains("turtle holds a single graph"));
+    ihigraph(&store)
+        .args(["export", "--session", "nope"])
+        .assert()
+        .code(1)
+        .stderr(contains("no session \"nope\""));
+}
+
+#[test]
+fn info_shows_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let quads = store_dump(&store).len() - 2;
+    ihigraph(&store)
+        .arg("info")
+        .assert()
+        .success()
+        .stdout(contains("sessions:     4"))
+        .stdout(contains(format!("quads:        {quads}")))
+        .stdout(contains("IRI base:     https://w3id.org/ihigraph/id/"));
+}
+
+#[test]
+fn the_iri_scheme_is_recorded_and_a_conflicting_one_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ihigraph(&store)
+        .args([
+            "--base",
+            "https://example.org/h/",
+            "--session-iri",
+            "https://example.org/ws/{SessionID}",
+        ])
+        .arg("ingest")
+        .arg(fixture_path("valid/complete.json"))
+        .assert()
+        .success();
+    ihigraph(&store)
+        .arg("info")
+        .assert()
+        .success()
+        .stdout(contains("IRI base:     https://example.org/h/"))
+        .stdout(contains("session IRIs: https://example.org/ws/{SessionID}"));
+    ihigraph(&store)
+        .args(["sparql", "--format", "csv", "SELECT ?w WHERE { ?c <https://jido.ai/ontology/conversation-history#associatedWithSession> ?w }"])
+        .assert()
+        .success()
+        .stdout(contains("https://example.org/ws/fixture-complete"));
+    let before = store_dump(&store);
+    ihigraph(&store)
+        .args(["--base", "https://other.example/", "info"])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "this store was created with --base \"https://example.org/h/\"",
+        ));
+    ihigraph(&dir.path().join("fresh"))
+        .args(["--session-iri", "no-placeholder", "info"])
+        .assert()
+        .code(2)
+        .stderr(contains("must contain {SessionID}"));
+    assert_eq!(store_dump(&store), before);
+}
+
+#[test]
+fn a_store_in_use_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let holder = oxigraph::store::Store::open(&store).unwrap();
+    ihigraph(&store)
+        .arg("info")
+        .assert()
+        .code(3)
+        .stderr(contains("is in use by another process"));
+    drop(holder);
+    ihigraph(&store).arg("info").assert().success();
+}
+
+#[test]
+fn a_store_path_that_is_a_file_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "not a store").unwrap();
+    ihigraph(&file)
+        .arg("info")
+        .assert()
+        .code(3)
+        .stderr(contains("ihigraph: error:"));
+}
+
+#[test]
+fn memory_store_and_ontology() {
+    let dir = tempfile::tempdir().unwrap();
+    ihigraph(&dir.path().join("unused"))
+        .args(["--memory", "info"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
+    let output = assert_cmd::Command::cargo_bin("ihigraph")
+        .unwrap()
+        .arg("ontology")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let triples = RdfParser::from_format(RdfFormat::Turtle)
+        .for_slice(&output)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    assert!(triples.len() > 300, "{}", triples.len());
+    assert_cmd::Command::cargo_bin("ihigraph")
+        .unwrap()
+        .args(["--memory", "info"])
+        .assert()
+        .success()
+        .stdout(contains("(in memory)"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_cmd::Command::cargo_bin("ihigraph")
+        .unwrap()
+        .args(["ingest"])
+        .assert()
+        .code(2);
+    assert_cmd::Command::cargo_bin("ihigraph")
+        .unwrap()
+        .args(["--memory", "export", "--format", "rdfxml"])
+        .assert()
+        .code(2);
+}

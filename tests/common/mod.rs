@@ -1,0 +1,72 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Path of a file under `tests/fixtures`.
+pub fn fixture_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(relative)
+}
+
+/// A fixture parsed as JSON (numbers and member order kept).
+pub fn fixture(relative: &str) -> Value {
+    let text = std::fs::read_to_string(fixture_path(relative)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The bundled example histories directory.
+pub fn examples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/histories")
+}
+
+/// The document with the value at `pointer` replaced, or removed when `value` is None;
+/// a missing last segment is added.
+pub fn mutated(document: &Value, pointer: &str, value: Option<Value>) -> Value {
+    let mut document = document.clone();
+    if pointer.is_empty() {
+        return value.unwrap();
+    }
+    let (parent, last) = pointer.rsplit_once('/').unwrap();
+    let last = last.replace("~1", "/").replace("~0", "~");
+    let parent = document.pointer_mut(parent).unwrap();
+    match (parent, value) {
+        (Value::Object(members), Some(value)) => {
+            members.insert(last, value);
+        }
+        (Value::Object(members), None) => {
+            members.shift_remove(&last);
+        }
+        (Value::Array(items), Some(value)) => items[last.parse::<usize>().unwrap()] = value,
+        (Value::Array(items), None) => {
+            items.remove(last.parse::<usize>().unwrap());
+        }
+        (other, _) => panic!("cannot mutate inside {other}"),
+    }
+    document
+}
+
+/// The `ihigraph` binary with a store in `store`.
+pub fn ihigraph(store: &Path) -> Command {
+    let mut command = Command::cargo_bin("ihigraph").unwrap();
+    command
+        .arg("--store")
+        .arg(store)
+        .env_remove("IHIGRAPH_STORE");
+    command
+}
+
+/// Every quad of the on-disk store in `store`, as sorted N-Quads lines (the store must
+/// not be open elsewhere).
+pub fn store_dump(store: &Path) -> Vec<String> {
+    let store = oxigraph::store::Store::open(store).unwrap();
+    let mut lines: Vec<String> = store
+        .iter()
+        .map(|quad| format!("{} .", quad.unwrap()))
+        .collect();
+    lines.sort();
+    lines
+}

@@ -31,12 +31,17 @@ pub use crate::iri::{
     encode_segment,
 };
 pub use crate::mapping::{MappingWarning, SessionGraph, map_history};
-pub use crate::ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL};
+pub use crate::ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
 pub use crate::prepare::{Diagnostic, Place, PreparedDocument, prepare_document};
-pub use crate::queries::{CANNED_QUERIES, CannedQuery, RECENT_TURNS, TOOL_USAGE};
+pub use crate::queries::{
+    Argument, Arguments, CANNED_QUERIES, CannedQuery, DESIGN_RECENT_TURNS, DESIGN_TOOL_INVOCATIONS,
+    INSTRUCTIONS, MEMORY_ITEMS, Parameter, ParameterError, ParameterKind, RECENT_TURNS, ROLES,
+    SEARCH, SESSIONS, TOOL_STATS, TOOL_USAGE, TRANSCRIPT, USER_STATE,
+};
 pub use crate::store::{
     ExportFormat, HistoryStore, PREFIXES, SchemeRequest, StoreError, WriteOutcome,
 };
 pub use crate::text::{PayloadKind, payload_text};
 pub use crate::time::{absolute_date_time, segment_start};
 pub use crate::tools::{ToolCall, ToolResultFound, find_tool_calls, find_tool_results};
+pub use oxsdatatypes::DateTime;

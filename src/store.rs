@@ -1,14 +1,18 @@
 //! The store: an embedded Oxigraph store (on disk by default, or in memory) holding one
 //! named graph per session, plus the store's own settings (IRI base and work-session
-//! template) in the default graph, where no query over the session graphs sees them.
+//! template) in the default graph, where no query over the session graphs sees them,
+//! and the ontologies, each in a named graph named by its IRI, so that queries can read
+//! the class hierarchy. Exports and counts leave the settings and ontologies out.
 
 use crate::iri::{IriScheme, IriSchemeError};
 use crate::mapping::SessionGraph;
+use crate::ontology::{ONTOLOGIES, ontology_digest};
+use crate::queries::{Arguments, CannedQuery, ParameterError};
 use crate::vocab::{ch, ihi, jido, prov};
-use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfSerializer};
-use oxigraph::model::{GraphNameRef, Literal, NamedNode, NamedNodeRef, QuadRef, Term};
-use oxigraph::sparql::{QueryResults, SparqlEvaluator, SparqlSyntaxError, Variable};
-use oxigraph::store::{StorageError, Store};
+use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfParser, RdfSerializer};
+use oxigraph::model::{GraphName, GraphNameRef, Literal, NamedNode, NamedNodeRef, QuadRef, Term};
+use oxigraph::sparql::{QueryResults, SparqlEvaluator, SparqlSyntaxError};
+use oxigraph::store::{StorageError, Store, Transaction};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -66,12 +70,9 @@ pub enum StoreError {
         /// The format's name.
         format: &'static str,
     },
-    /// A parameter name is not a SPARQL variable name.
-    #[error("{name:?} is not a query parameter name")]
-    UnknownParameter {
-        /// The name given.
-        name: String,
-    },
+    /// A canned query's arguments do not fit its parameters.
+    #[error(transparent)]
+    Parameter(#[from] ParameterError),
     /// No session has that id.
     #[error("no session {session_id:?} in the store")]
     UnknownSession {
@@ -223,19 +224,26 @@ impl HistoryStore {
             crate::iri::DEFAULT_SESSION_TEMPLATE,
         )?;
         let scheme = IriScheme::new(&base, &template)?;
-        if fresh {
+        let digest = ontology_digest();
+        let stale_ontologies = stored(ihi::ONTOLOGY_DIGEST)?.as_deref() != Some(digest.as_str());
+        if fresh || stale_ontologies {
             let mut transaction = store.start_transaction()?;
-            for (property, value) in [
-                (ihi::IRI_BASE, &base),
-                (ihi::SESSION_IRI_TEMPLATE, &template),
-            ] {
-                let value = Literal::new_simple_literal(value.as_str());
-                transaction.insert(QuadRef::new(
-                    settings,
-                    property,
-                    &value,
-                    GraphNameRef::DefaultGraph,
-                ));
+            if fresh {
+                for (property, value) in [
+                    (ihi::IRI_BASE, &base),
+                    (ihi::SESSION_IRI_TEMPLATE, &template),
+                ] {
+                    let value = Literal::new_simple_literal(value.as_str());
+                    transaction.insert(QuadRef::new(
+                        settings,
+                        property,
+                        &value,
+                        GraphNameRef::DefaultGraph,
+                    ));
+                }
+            }
+            if stale_ontologies {
+                write_ontologies(&mut transaction, &digest)?;
             }
             transaction.commit()?;
         }
@@ -273,8 +281,7 @@ impl HistoryStore {
             .quads_for_pattern(None, Some(ihi::SESSION_ID), None, None)
         {
             let quad = quad?;
-            if let (Term::Literal(id), oxigraph::model::GraphName::NamedNode(graph)) =
-                (quad.object, quad.graph_name)
+            if let (Term::Literal(id), GraphName::NamedNode(graph)) = (quad.object, quad.graph_name)
             {
                 sessions.push((id.value().to_owned(), graph));
             }
@@ -295,13 +302,20 @@ impl HistoryStore {
         Ok(count)
     }
 
-    /// Number of quads in session graphs (the store's settings not counted).
+    /// Number of quads in session graphs (the store's settings and ontologies not counted).
     pub fn quad_count(&self) -> Result<usize, StoreError> {
-        let settings = self
+        let mut others = self
             .store
             .quads_for_pattern(None, None, None, Some(GraphNameRef::DefaultGraph))
             .count();
-        Ok(self.store.len()?.saturating_sub(settings))
+        for (iri, _) in ONTOLOGIES {
+            let graph = NamedNodeRef::new_unchecked(iri);
+            others += self
+                .store
+                .quads_for_pattern(None, None, None, Some(graph.into()))
+                .count();
+        }
+        Ok(self.store.len()?.saturating_sub(others))
     }
 
     /// Runs a read-only SPARQL query whose default graph is the union of the session
@@ -320,38 +334,27 @@ impl HistoryStore {
             .map_err(StoreError::QueryEvaluation)
     }
 
-    /// Runs a read-only SPARQL query with variables bound to terms before evaluation:
-    /// values are never pasted into the query text. Each variable must be in the
-    /// query's `SELECT` projection.
+    /// Runs a canned query with its arguments bound as typed RDF terms (never pasted
+    /// into the query text); see [`CannedQuery::bind`].
     ///
     /// ```
-    /// use ihigraph::{HistoryStore, RECENT_TURNS};
-    /// use oxrdf::Literal;
+    /// use ihigraph::{Arguments, HistoryStore, RECENT_TURNS};
     /// let store = HistoryStore::in_memory(&Default::default())?;
-    /// let session = Literal::new_simple_literal("no \"such\" } session");
-    /// let results = store.query_with_bindings(RECENT_TURNS.sparql, &[("session", session.into())])?;
-    /// let oxigraph::sparql::QueryResults::Solutions(rows) = results else { unreachable!() };
+    /// let arguments = Arguments::new().text("session", "no \"such\" } session").count("n", 3);
+    /// let oxigraph::sparql::QueryResults::Solutions(rows) = store.run(&RECENT_TURNS, &arguments)? else {
+    ///     unreachable!("recent-turns is a SELECT query")
+    /// };
     /// assert_eq!(rows.count(), 0);
     /// # Ok::<_, ihigraph::StoreError>(())
     /// ```
-    pub fn query_with_bindings(
+    pub fn run(
         &self,
-        sparql: &str,
-        bindings: &[(&str, Term)],
+        query: &CannedQuery,
+        arguments: &Arguments,
     ) -> Result<QueryResults<'static>, StoreError> {
-        let mut prepared = SparqlEvaluator::new()
-            .parse_query(sparql)
-            .map_err(StoreError::QuerySyntax)?;
-        if prepared.dataset().is_default_dataset() {
-            prepared.dataset_mut().set_default_graph_as_union();
-        }
-        for (name, term) in bindings {
-            let variable = Variable::new(*name).map_err(|_| StoreError::UnknownParameter {
-                name: (*name).to_owned(),
-            })?;
-            prepared = prepared.substitute_variable(variable, term.clone());
-        }
-        prepared
+        let query = query.bind(arguments, &self.scheme)?;
+        SparqlEvaluator::new()
+            .for_query(query)
             .on_store(&self.store)
             .execute()
             .map_err(StoreError::QueryEvaluation)
@@ -395,7 +398,7 @@ impl HistoryStore {
         };
         for quad in quads {
             let quad = quad?;
-            if quad.graph_name.is_default_graph() {
+            if quad.graph_name.is_default_graph() || is_ontology_graph(&quad.graph_name) {
                 continue;
             }
             if format == ExportFormat::Turtle {
@@ -430,6 +433,44 @@ fn is_lock_error(error: &StorageError) -> bool {
     text.contains("lock file")
         || text.contains("LOCK")
         || text.contains("Resource temporarily unavailable")
+}
+
+/// Replaces the ontology graphs with this version's ontologies and records their digest.
+fn write_ontologies(transaction: &mut Transaction<'_>, digest: &str) -> Result<(), StoreError> {
+    for (iri, turtle) in ONTOLOGIES {
+        let graph = NamedNode::new_unchecked(*iri);
+        transaction.remove_named_graph(&graph)?;
+        for quad in RdfParser::from_format(RdfFormat::Turtle)
+            .with_default_graph(graph.clone())
+            .for_slice(turtle)
+        {
+            let quad = quad.expect("the embedded ontologies parse (tested)");
+            transaction.insert(&quad);
+        }
+    }
+    let stale = transaction
+        .quads_for_pattern(
+            Some(ihi::STORE_SETTINGS.into()),
+            Some(ihi::ONTOLOGY_DIGEST),
+            None,
+            Some(GraphNameRef::DefaultGraph),
+        )
+        .collect::<Result<Vec<_>, _>>()?;
+    for quad in &stale {
+        transaction.remove(quad);
+    }
+    transaction.insert(QuadRef::new(
+        ihi::STORE_SETTINGS,
+        ihi::ONTOLOGY_DIGEST,
+        &Literal::new_simple_literal(digest),
+        GraphNameRef::DefaultGraph,
+    ));
+    Ok(())
+}
+
+/// Whether a graph holds one of the ontologies rather than a session.
+fn is_ontology_graph(graph: &GraphName) -> bool {
+    matches!(graph, GraphName::NamedNode(node) if ONTOLOGIES.iter().any(|(iri, _)| node.as_str() == *iri))
 }
 
 #[cfg(test)]

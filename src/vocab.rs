@@ -183,6 +183,8 @@ terms!(
     SESSION_IRI_TEMPLATE = "sessionIriTemplate",
     /// Store settings: the subject of the store's own settings, in the default graph.
     STORE_SETTINGS = "storeSettings",
+    /// Store settings: the digest of the ontologies stored beside the sessions.
+    ONTOLOGY_DIGEST = "ontologyDigest",
 });
 
 terms!(

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{examples_dir, fixture_path, ihigraph, store_dump};
+use common::{examples_dir, fixture_path, ihigraph, session_quad_count, store_dump};
 use oxigraph::io::{RdfFormat, RdfParser};
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -359,7 +359,7 @@ fn export_writes_every_format_and_parses_back() {
     let store = dir.path().join("store");
     ingest_examples(&store);
     let session_graph = "https://w3id.org/ihigraph/id/graph/abc";
-    let total = store_dump(&store).len() - 2; // less the two settings triples
+    let total = session_quad_count(&store);
     for (format, rdf_format, session, expected_graphs) in [
         ("trig", RdfFormat::TriG, None, 4),
         ("nquads", RdfFormat::NQuads, None, 4),
@@ -413,7 +413,7 @@ fn info_shows_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     ingest_examples(&store);
-    let quads = store_dump(&store).len() - 2;
+    let quads = session_quad_count(&store);
     ihigraph(&store)
         .arg("info")
         .assert()
@@ -533,4 +533,164 @@ fn usage_errors_exit_2() {
         .args(["--memory", "export", "--format", "rdfxml"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn queries_lists_every_canned_query_and_prints_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut listing = ihigraph(&dir.path().join("store"))
+        .arg("queries")
+        .assert()
+        .success();
+    for query in ihigraph::CANNED_QUERIES {
+        listing = listing.stdout(contains(query.name));
+    }
+    listing.stdout(
+        contains("session: text, required").and(contains("n: a non-negative integer, default 10")),
+    );
+    ihigraph(&dir.path().join("store"))
+        .args(["queries", "tool-stats"])
+        .assert()
+        .success()
+        .stdout(ihigraph::TOOL_STATS.sparql);
+    ihigraph(&dir.path().join("store"))
+        .args(["queries", "nope"])
+        .assert()
+        .code(2)
+        .stderr(contains("no canned query \"nope\""));
+}
+
+#[test]
+fn query_runs_with_parameters_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ingest_examples(&store);
+    let run = |format: &str| {
+        ihigraph(&store)
+            .args([
+                "query",
+                "recent-turns",
+                "--param",
+                "session=abc",
+                "-p",
+                "n=2",
+                "--format",
+                format,
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone()
+    };
+    let json = run("json");
+    assert_eq!(
+        json_rows(&json)
+            .iter()
+            .map(|r| r[0].1.clone())
+            .collect::<Vec<_>>(),
+        ["3", "2"]
+    );
+    let csv = String::from_utf8(run("csv")).unwrap();
+    assert!(csv.starts_with("turnIndex,role,time,promptText,answerText\r\n3,H-User,2026-01-02T08:00:30Z,\"Thanks, that was it.\","), "{csv}");
+    assert_eq!(csv.matches("\r\n").count(), 3, "a header and two rows");
+    let tsv = String::from_utf8(run("tsv")).unwrap();
+    assert!(
+        tsv.starts_with("?turnIndex\t?role\t?time\t?promptText\t?answerText\n3\t\"H-User\"\t"),
+        "{tsv}"
+    );
+    let table = String::from_utf8(run("table")).unwrap();
+    assert!(
+        table.contains("│ 3 ") && table.contains("2 rows"),
+        "{table}"
+    );
+    // Long texts are shortened in tables only.
+    assert!(table.contains('…') && !csv.contains('…'));
+    // Not a terminal: TSV by default, and nothing but results on standard output.
+    ihigraph(&store)
+        .args(["query", "roles"])
+        .assert()
+        .success()
+        .stdout("?role\t?turns\t?sessions\n\"H-User\"\t8\t4\n\"A-User\"\t7\t4\n\"BKN\"\t1\t1\n")
+        .stderr("");
+    // The bound query can be shown instead of run.
+    ihigraph(&store)
+        .args(["query", "tool-usage", "-p", "tool=Read\"File", "--show"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "VALUES ( ?tool ?session ?since ?until ) { ( \"Read\\\"File\" UNDEF UNDEF UNDEF )",
+        ));
+}
+
+#[test]
+fn query_parameter_errors_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    for (args, message) in [
+        (
+            vec!["recent-turns"],
+            "query recent-turns needs parameter session",
+        ),
+        (
+            vec!["recent-turns", "-p", "session=abc", "-p", "x=1"],
+            "has no parameter \"x\"",
+        ),
+        (
+            vec!["recent-turns", "-p", "session=abc", "-p", "n=many"],
+            "parameter n of query recent-turns expects a non-negative integer, found \"many\"",
+        ),
+        (
+            vec!["tool-usage", "-p", "since=last week"],
+            "parameter since of query tool-usage expects an xsd:dateTime",
+        ),
+        (vec!["recent-turns", "-p", "session"], "expected NAME=VALUE"),
+        (vec!["no-such-query"], "no canned query"),
+    ] {
+        ihigraph(&store)
+            .arg("query")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(contains(message));
+    }
+}
+
+#[test]
+fn query_finds_an_odd_session_id_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let odd = "q\"uo>te} #1\nline";
+    let mut document: Value = serde_json::from_str(
+        &std::fs::read_to_string(examples_dir().join("code-review-abc.json")).unwrap(),
+    )
+    .unwrap();
+    let input = dir.path().join("odd.jsonl");
+    let mut lines = String::new();
+    for id in [odd, "q\"uo>te} #1"] {
+        document["SessionID"] = Value::String(id.to_owned());
+        lines.push_str(&serde_json::to_string(&document).unwrap());
+        lines.push('\n');
+    }
+    std::fs::write(&input, lines).unwrap();
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(&input)
+        .assert()
+        .success();
+    let output = ihigraph(&store)
+        .args(["query", "tool-usage", "--format", "json", "--param"])
+        .arg(format!("session={odd}"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rows = json_rows(&output);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter()
+            .all(|row| row[0] == ("session".to_owned(), odd.to_owned()))
+    );
 }

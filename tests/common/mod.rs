@@ -70,3 +70,19 @@ pub fn store_dump(store: &Path) -> Vec<String> {
     lines.sort();
     lines
 }
+
+/// Number of quads in the session graphs of the on-disk store in `store` (the settings
+/// and the ontology graphs left out).
+pub fn session_quad_count(store: &Path) -> usize {
+    let store = oxigraph::store::Store::open(store).unwrap();
+    store
+        .iter()
+        .filter(|quad| {
+            quad.as_ref()
+                .unwrap()
+                .graph_name
+                .to_string()
+                .starts_with("<https://w3id.org/ihigraph/id/graph/")
+        })
+        .count()
+}

@@ -49,6 +49,13 @@ pub enum Command {
     Validate(CheckArgs),
     /// Run a SPARQL query over the union of all session graphs (read-only).
     Sparql(SparqlArgs),
+    /// List the canned queries and their parameters, or print one query's SPARQL.
+    Queries {
+        /// A query to print.
+        name: Option<String>,
+    },
+    /// Run a canned query over all sessions (`ihigraph queries` lists them).
+    Query(QueryArgs),
     /// Write the stored graphs as RDF to standard output.
     Export(ExportArgs),
     /// Show the store: location, IRI scheme, sessions and quads.
@@ -86,6 +93,28 @@ pub struct SparqlArgs {
     /// Output format [default: table on a terminal, tsv otherwise]
     #[arg(long, value_enum)]
     pub format: Option<ResultsFormat>,
+}
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// The query's name.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// A parameter, as NAME=VALUE (repeat for several); bound as a typed RDF term.
+    #[arg(long = "param", short = 'p', value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, String)>,
+    /// Output format [default: table on a terminal, tsv otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<ResultsFormat>,
+    /// Print the query with its parameters bound instead of running it.
+    #[arg(long)]
+    pub show: bool,
+}
+
+fn parse_param(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .ok_or_else(|| format!("expected NAME=VALUE, found {text:?}"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -2,16 +2,16 @@
 
 use crate::Status;
 use crate::cli::{
-    CheckArgs, Cli, Command, ExportArgs, RdfExportFormat, ResultsFormat, SparqlArgs, StoreArgs,
+    CheckArgs, Cli, Command, ExportArgs, QueryArgs, RdfExportFormat, ResultsFormat, SparqlArgs,
+    StoreArgs,
 };
-use crate::output::write_results;
+use crate::output::{write_results, write_text_table};
 use anyhow::{Context, Result};
 use ihigraph::{
-    CANNED_QUERIES, CheckOptions, ExportFormat, HistoryStore, IriScheme, Origin, PreparedDocument,
-    RECENT_TURNS, SchemeRequest, Severity, TOOL_USAGE, parse_json, prepare_document,
-    read_documents,
+    Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, ExportFormat, HistoryStore, IriScheme,
+    Origin, PreparedDocument, RECENT_TURNS, SchemeRequest, Severity, TOOL_USAGE, parse_json,
+    prepare_document, read_documents,
 };
-use oxigraph::model::Literal;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -48,6 +48,8 @@ pub fn run(cli: Cli) -> Result<Status> {
             ingest(&store.store, &args)
         }
         Command::Sparql(args) => sparql(&open_store(&cli.store)?.store, &args),
+        Command::Queries { name } => queries(name.as_deref()),
+        Command::Query(args) => query(&open_store(&cli.store)?.store, &args),
         Command::Export(args) => export(&open_store(&cli.store)?.store, &args),
         Command::Info => info(&open_store(&cli.store)?),
         Command::Ontology => {
@@ -239,16 +241,79 @@ fn sparql(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {
             .with_context(|| format!("cannot read query file {}", file.display()))?,
         (None, None) => return Err(UsageError("give a query or --file".to_owned()).into()),
     };
-    let format = args.format.unwrap_or_else(|| {
+    let results = store.query(&query)?;
+    let format = results_format(args.format);
+    let mut out = BufWriter::new(io::stdout().lock());
+    write_results(results, format, store.scheme().base(), &mut out)?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// The format asked for, else a table on a terminal and TSV for programs.
+fn results_format(asked: Option<ResultsFormat>) -> ResultsFormat {
+    asked.unwrap_or_else(|| {
         if io::stdout().is_terminal() {
             ResultsFormat::Table
         } else {
             ResultsFormat::Tsv
         }
-    });
-    let results = store.query(&query)?;
+    })
+}
+
+fn queries(name: Option<&str>) -> Result<Status> {
     let mut out = BufWriter::new(io::stdout().lock());
-    write_results(results, format, store.scheme().base(), &mut out)?;
+    if let Some(name) = name {
+        out.write_all(CannedQuery::named(name)?.sparql.as_bytes())?;
+        out.flush()?;
+        return Ok(Status::Success);
+    }
+    let rows = CANNED_QUERIES.iter().map(|query| {
+        let parameters = query
+            .parameters
+            .iter()
+            .map(|parameter| {
+                let mut text = format!("{}: {}", parameter.name, parameter.kind.expected());
+                if parameter.required {
+                    text.push_str(", required");
+                }
+                if let Some(default) = parameter.default {
+                    text.push_str(&format!(", default {default}"));
+                }
+                text
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        vec![query.name.to_owned(), query.summary.to_owned(), parameters]
+    });
+    write_text_table(&["query", "one row per", "parameters"], rows, &mut out)?;
+    writeln!(
+        out,
+        "Run one: ihigraph query NAME --param NAME=VALUE ...; print its SPARQL: ihigraph queries NAME"
+    )?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+fn query(store: &HistoryStore, args: &QueryArgs) -> Result<Status> {
+    let canned = CannedQuery::named(&args.name)?;
+    let arguments = args
+        .params
+        .iter()
+        .fold(Arguments::new(), |arguments, (name, value)| {
+            arguments.raw(name.as_str(), value.as_str())
+        });
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.show {
+        writeln!(out, "{}", canned.bind(&arguments, store.scheme())?)?;
+    } else {
+        let results = store.run(canned, &arguments)?;
+        write_results(
+            results,
+            results_format(args.format),
+            store.scheme().base(),
+            &mut out,
+        )?;
+    }
     out.flush()?;
     Ok(Status::Success)
 }
@@ -315,36 +380,26 @@ fn demo(opened: &OpenedStore) -> Result<Status> {
     println!("store: {location}\n");
     let mut out = BufWriter::new(io::stdout().lock());
     for session in &sessions {
-        let bindings = [("session", Literal::new_simple_literal(session).into())];
-        writeln!(
-            out,
-            "Session {session:?}: recent turns (queries/{}.rq)",
-            RECENT_TURNS.name
-        )?;
-        let results = store.query_with_bindings(RECENT_TURNS.sparql, &bindings)?;
-        write_results(
-            results,
-            ResultsFormat::Table,
-            store.scheme().base(),
-            &mut out,
-        )?;
-        writeln!(
-            out,
-            "Session {session:?}: tool calls (queries/{}.rq)",
-            TOOL_USAGE.name
-        )?;
-        let results = store.query_with_bindings(TOOL_USAGE.sparql, &bindings)?;
-        write_results(
-            results,
-            ResultsFormat::Table,
-            store.scheme().base(),
-            &mut out,
-        )?;
+        let arguments = Arguments::new().text("session", session.as_str());
+        for (query, what) in [(RECENT_TURNS, "recent turns"), (TOOL_USAGE, "tool calls")] {
+            writeln!(
+                out,
+                "Session {session:?}: {what} (ihigraph query {} --param session={session})",
+                query.name
+            )?;
+            let results = store.run(&query, &arguments)?;
+            write_results(
+                results,
+                ResultsFormat::Table,
+                store.scheme().base(),
+                &mut out,
+            )?;
+        }
         writeln!(out)?;
     }
     writeln!(
         out,
-        "Try: ihigraph sparql 'SELECT ?tool (COUNT(*) AS ?calls) WHERE {{ ?i <https://jido.ai/ontology/conversation-history#toolName> ?tool }} GROUP BY ?tool'"
+        "Try: ihigraph queries; ihigraph query tool-stats; ihigraph query search --param text=paris"
     )?;
     out.flush()?;
     Ok(status)

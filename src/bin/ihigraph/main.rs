@@ -73,11 +73,13 @@ fn status_of(error: &anyhow::Error) -> Status {
                 StoreError::SchemeConflict { .. }
                 | StoreError::Scheme(_)
                 | StoreError::SingleGraphFormat { .. }
-                | StoreError::UnknownParameter { .. } => Status::Usage,
+                | StoreError::Parameter(_) => Status::Usage,
                 _ => Status::Failure,
             };
         }
-        if cause.downcast_ref::<commands::UsageError>().is_some() {
+        if cause.downcast_ref::<commands::UsageError>().is_some()
+            || cause.downcast_ref::<ihigraph::ParameterError>().is_some()
+        {
             return Status::Usage;
         }
     }

@@ -69,6 +69,24 @@ fn results_format(format: ResultsFormat) -> QueryResultsFormat {
     }
 }
 
+/// An aligned table of plain texts, with its header.
+pub fn write_text_table(
+    header: &[&str],
+    rows: impl IntoIterator<Item = Vec<String>>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut table = Table::new();
+    table
+        .load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.iter().copied());
+    for row in rows {
+        table.add_row(row);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
+}
+
 /// An aligned table: one column per variable, terms shown readably.
 pub fn write_table(
     variables: &[Variable],
@@ -76,18 +94,17 @@ pub fn write_table(
     base: &str,
     out: &mut impl Write,
 ) -> Result<()> {
-    let mut table = Table::new();
-    table
-        .load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(variables.iter().map(|v| v.as_str()));
-    for row in rows {
-        table.add_row(variables.iter().map(|variable| {
-            row.get(variable)
-                .map_or_else(String::new, |term| cell(term, base))
-        }));
-    }
-    writeln!(out, "{table}")?;
+    let header: Vec<&str> = variables.iter().map(Variable::as_str).collect();
+    let cells = rows.iter().map(|row| {
+        variables
+            .iter()
+            .map(|variable| {
+                row.get(variable)
+                    .map_or_else(String::new, |term| cell(term, base))
+            })
+            .collect()
+    });
+    write_text_table(&header, cells, out)?;
     let count = rows.len();
     writeln!(out, "{count} row{}", if count == 1 { "" } else { "s" })?;
     Ok(())

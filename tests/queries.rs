@@ -1,0 +1,891 @@
+//! The canned queries: exact rows on the bundled examples and on odd data, empty
+//! results, parameters (types, errors, injection), agreement of the design document's
+//! queries with their replacements, and the files' headers.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use common::examples_dir;
+use ihigraph::IriScheme;
+use ihigraph::{
+    Argument, Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, DESIGN_RECENT_TURNS,
+    DESIGN_TOOL_INVOCATIONS, HistoryStore, INSTRUCTIONS, MEMORY_ITEMS, ParameterError,
+    RECENT_TURNS, ROLES, SEARCH, SESSIONS, StoreError, TOOL_STATS, TOOL_USAGE, TRANSCRIPT,
+    USER_STATE, check_document, map_history,
+};
+use oxigraph::model::vocab::xsd;
+use oxigraph::model::{Literal, NamedNode, QuadRef, Term};
+use oxigraph::sparql::QueryResults;
+use serde_json::{Value, json};
+use spargebra::SparqlParser;
+use test_case::test_case;
+
+const EXAMPLES: [&str; 4] = [
+    "trip-planning.json",
+    "code-review-abc.json",
+    "support-ticket-fr.json",
+    "research-notes.json",
+];
+
+/// A SessionID with every character that could end a literal, an IRI, a group or a
+/// line in SPARQL, and some unicode.
+const ODD_ID: &str = "odd \"id\" > } # \\ \n 京都 🌸 ' <x> ?s";
+
+fn example(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(examples_dir().join(name)).unwrap()).unwrap()
+}
+
+fn ingest(store: &HistoryStore, document: &Value) {
+    let checked = check_document(document, CheckOptions::default());
+    let errors: Vec<String> = checked.errors().map(ToString::to_string).collect();
+    let history = checked.history.unwrap_or_else(|| panic!("{errors:?}"));
+    store
+        .write_session(&map_history(&history, store.scheme()))
+        .unwrap();
+}
+
+/// The four examples.
+fn examples_store() -> HistoryStore {
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    for name in EXAMPLES {
+        ingest(&store, &example(name));
+    }
+    store
+}
+
+/// The code-review example stored under odd ids, one of them a prefix of the other,
+/// with a second time on turn 0 (as another writer may add), earlier than its own.
+fn odd_store() -> HistoryStore {
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let mut document = example("code-review-abc.json");
+    for id in [ODD_ID, "odd \"id\""] {
+        document["SessionID"] = json!(id);
+        ingest(&store, &document);
+    }
+    let graph = store.scheme().session_graph(ODD_ID);
+    let turn = IriScheme::child(&store.scheme().conversation(ODD_ID), &["turn", "0"]);
+    let timestamp =
+        NamedNode::new("https://jido.ai/ontology/conversation-history#timestamp").unwrap();
+    let earlier = Literal::new_typed_literal("2026-01-02T08:00:00Z", xsd::DATE_TIME);
+    store
+        .oxigraph()
+        .insert(QuadRef::new(&turn, &timestamp, &earlier, &graph))
+        .unwrap();
+    store
+}
+
+/// Rows as texts: a literal's value, an IRI in angle brackets, "" when unbound.
+fn rows(store: &HistoryStore, query: &CannedQuery, arguments: &Arguments) -> Vec<Vec<String>> {
+    let QueryResults::Solutions(solutions) = store.run(query, arguments).unwrap() else {
+        panic!("{} is not a SELECT query", query.name)
+    };
+    let variables = solutions.variables().to_vec();
+    solutions
+        .map(|solution| {
+            let solution = solution.unwrap();
+            variables
+                .iter()
+                .map(|variable| match solution.get(variable) {
+                    Some(Term::Literal(literal)) => literal.value().to_owned(),
+                    Some(Term::NamedNode(node)) => format!("<{}>", node.as_str()),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn row(cells: &[&str]) -> Vec<String> {
+    cells.iter().map(|cell| (*cell).to_owned()).collect()
+}
+
+fn column(rows: &[Vec<String>], index: usize) -> Vec<&str> {
+    rows.iter().map(|row| row[index].as_str()).collect()
+}
+
+fn session(id: &str) -> Arguments {
+    Arguments::new().text("session", id)
+}
+
+#[test]
+fn recent_turns_newest_first_limited_by_n() {
+    let store = examples_store();
+    let turns = rows(&store, &RECENT_TURNS, &session("abc").count("n", 2));
+    assert_eq!(
+        turns,
+        vec![
+            row(&[
+                "3",
+                "H-User",
+                "2026-01-02T08:00:30Z",
+                "Thanks, that was it.",
+                "Glad it helped. Shall I add config/ci.exs for you?"
+            ]),
+            row(&[
+                "2",
+                "A-User",
+                "2026-01-02T08:00:04.3Z",
+                "",
+                "The CI job sets MIX_ENV=ci, so config.exs imports config/ci.exs, which does not exist; locally MIX_ENV=test loads test.exs.\nEither add config/ci.exs (it can just `import_config \"test.exs\"`) or run CI with MIX_ENV=test."
+            ]),
+        ]
+    );
+    // The default n is 10: all four turns; n=0 gives none.
+    assert_eq!(
+        column(&rows(&store, &RECENT_TURNS, &session("abc")), 0),
+        ["3", "2", "1", "0"]
+    );
+    assert!(rows(&store, &RECENT_TURNS, &session("abc").count("n", 0)).is_empty());
+    assert!(rows(&store, &RECENT_TURNS, &session("ABC")).is_empty());
+}
+
+#[test]
+fn recent_turns_give_one_row_per_turn_whatever_the_timestamps() {
+    let store = odd_store();
+    let turns = rows(&store, &RECENT_TURNS, &session(ODD_ID));
+    assert_eq!(column(&turns, 0), ["3", "2", "1", "0"]);
+    // Turn 0 has two absolute times: the earliest is the turn's time.
+    assert_eq!(turns[3][2], "2026-01-02T08:00:00Z");
+}
+
+#[test]
+fn odd_session_ids_find_that_session_and_nothing_else() {
+    let store = odd_store();
+    for query in [RECENT_TURNS, TRANSCRIPT, USER_STATE] {
+        // The code-review example has four turns, two with a user state.
+        let expected = if query.name == "user-state" { 2 } else { 4 };
+        assert_eq!(
+            rows(&store, &query, &session(ODD_ID)).len(),
+            expected,
+            "{}",
+            query.name
+        );
+        assert_eq!(
+            rows(&store, &query, &session("odd \"id\"")).len(),
+            expected,
+            "{}",
+            query.name
+        );
+        for near in [
+            "odd",
+            "odd \"id\" > }",
+            "odd \\\"id\\\"",
+            "odd \"id\" > } # \\ \n 京都 🌸 ' <x> ?s ",
+        ] {
+            assert!(
+                rows(&store, &query, &session(near)).is_empty(),
+                "{} {near:?}",
+                query.name
+            );
+        }
+    }
+    let calls = rows(&store, &TOOL_USAGE, &session(ODD_ID));
+    assert_eq!(column(&calls, 0), [ODD_ID, ODD_ID, ODD_ID]);
+    let items = rows(&store, &MEMORY_ITEMS, &session(ODD_ID));
+    assert!(items.iter().all(|item| item[2] == ODD_ID));
+    // The IRIs percent-encode the id; the design query's work session is found by it.
+    assert!(
+        items[0][0].starts_with(
+            "<https://w3id.org/ihigraph/id/conversation/odd%20%22id%22%20%3E%20%7D%20%23"
+        ),
+        "{}",
+        items[0][0]
+    );
+    let design = rows(
+        &store,
+        &DESIGN_TOOL_INVOCATIONS,
+        &session(ODD_ID).text("tool", "ReadFile"),
+    );
+    assert_eq!(design.len(), 2);
+}
+
+#[test]
+fn injection_attempts_are_values_not_syntax() {
+    let store = examples_store();
+    for hostile in [
+        "abc\" || true || \"",
+        "abc\") } UNION { GRAPH ?g { ?s ?p ?o } } #",
+        "abc\"^^<http://www.w3.org/2001/XMLSchema#string> . } #",
+        "abc'\n}",
+        "\\u0022",
+    ] {
+        for query in [RECENT_TURNS, TOOL_USAGE, TRANSCRIPT, USER_STATE, ROLES] {
+            assert!(
+                rows(&store, &query, &session(hostile)).is_empty(),
+                "{} {hostile:?}",
+                query.name
+            );
+        }
+        assert!(rows(&store, &SEARCH, &Arguments::new().text("text", hostile)).is_empty());
+        assert!(rows(&store, &TOOL_USAGE, &Arguments::new().text("tool", hostile)).is_empty());
+    }
+    // An IRI with '>' is refused, not spliced in.
+    let error = MEMORY_ITEMS
+        .bind(
+            &Arguments::new().raw("class", "<http://x> } ?s ?p ?o {"),
+            &Default::default(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(error, ParameterError::InvalidValue { name: "class", .. }),
+        "{error}"
+    );
+}
+
+#[test]
+fn tool_usage_newest_first_with_filters() {
+    let store = examples_store();
+    let calls = rows(&store, &TOOL_USAGE, &session("abc"));
+    assert_eq!(
+        calls,
+        vec![
+            row(&[
+                "abc",
+                "1",
+                "ReadFile",
+                "{\"path\":\"config/ci.exs\"}",
+                "enoent: config/ci.exs does not exist",
+                "true",
+                "2026-01-02T08:00:02.1Z"
+            ]),
+            row(&[
+                "abc",
+                "1",
+                "RunCommand",
+                "{\"cmd\":\"ls config\",\"timeout_s\":10}",
+                "[{\"type\":\"text\",\"text\":\"config.exs\\ndev.exs\\nprod.exs\\ntest.exs\"}]",
+                "",
+                "2026-01-02T08:00:02.1Z"
+            ]),
+            row(&[
+                "abc",
+                "0",
+                "ReadFile",
+                "{\"path\":\"config/config.exs\"}",
+                "import Config\nconfig :app, ecto_repos: [App.Repo]\nimport_config \"#{config_env()}.exs\"\n",
+                "",
+                "2026-01-02T08:00:00.5Z"
+            ]),
+        ]
+    );
+    let all = rows(&store, &TOOL_USAGE, &Arguments::new());
+    assert_eq!(all.len(), 11);
+    assert_eq!(all[0][2], "export_bibtex", "newest first across sessions");
+    assert_eq!(all[0][4], "", "a call without result");
+    let read_file = rows(
+        &store,
+        &TOOL_USAGE,
+        &Arguments::new().text("tool", "ReadFile"),
+    );
+    assert_eq!(column(&read_file, 1), ["1", "0"]);
+    let window = rows(
+        &store,
+        &TOOL_USAGE,
+        &Arguments::new()
+            .raw("since", "2026-01-02T08:00:01Z")
+            .raw("until", "2026-01-03"),
+    );
+    assert_eq!(column(&window, 2), ["ReadFile", "RunCommand"]);
+    let zoned = rows(
+        &store,
+        &TOOL_USAGE,
+        &Arguments::new().raw("since", "2026-01-03T09:00:59+01:00"),
+    );
+    assert_eq!(
+        column(&zoned, 2),
+        [
+            "export_bibtex",
+            "search_papers",
+            "reset_two_factor",
+            "verify_identity"
+        ]
+    );
+    assert!(
+        rows(
+            &store,
+            &TOOL_USAGE,
+            &Arguments::new().text("tool", "readfile")
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn tool_stats_per_tool() {
+    let store = examples_store();
+    let stats = rows(&store, &TOOL_STATS, &Arguments::new());
+    assert_eq!(stats.len(), 10);
+    assert_eq!(
+        stats[0],
+        row(&[
+            "ReadFile",
+            "2",
+            "1",
+            "0",
+            "1",
+            "2026-01-02T08:00:00.5Z",
+            "2026-01-02T08:00:02.1Z"
+        ])
+    );
+    let bibtex = stats
+        .iter()
+        .find(|tool| tool[0] == "export_bibtex")
+        .unwrap();
+    assert_eq!(bibtex[1..5], row(&["1", "0", "1", "1"]));
+    let reset = stats
+        .iter()
+        .find(|tool| tool[0] == "reset_two_factor")
+        .unwrap();
+    assert_eq!(reset[2], "1");
+    let since = rows(
+        &store,
+        &TOOL_STATS,
+        &Arguments::new().raw("since", "2026-01-03"),
+    );
+    assert_eq!(
+        column(&since, 0),
+        [
+            "export_bibtex",
+            "reset_two_factor",
+            "search_knowledge_base",
+            "search_papers",
+            "verify_identity"
+        ]
+    );
+    assert_eq!(
+        column(&rows(&store, &TOOL_STATS, &session("abc")), 0),
+        ["ReadFile", "RunCommand"]
+    );
+    assert!(rows(&store, &TOOL_STATS, &session("none")).is_empty());
+    // Across sessions: the same tool in two sessions counts two sessions.
+    let store = odd_store();
+    let read_file = rows(&store, &TOOL_STATS, &Arguments::new());
+    assert_eq!(read_file[0][..5], row(&["ReadFile", "4", "2", "0", "2"]));
+}
+
+#[test]
+fn sessions_with_filters() {
+    let store = examples_store();
+    assert_eq!(
+        rows(&store, &SESSIONS, &Arguments::new()),
+        vec![
+            row(&[
+                "research-rag-memory",
+                "m-instance/lab",
+                "u-env/notebook",
+                "2026-01-04T08:00:00Z",
+                "3",
+                "2026-01-04T08:01:30Z"
+            ]),
+            row(&[
+                "support-2026-0117-fr",
+                "m-instance/helpdesk",
+                "u-env/web-chat",
+                "2026-01-03T08:00:00Z",
+                "5",
+                "2026-01-03T08:01:03Z"
+            ]),
+            row(&[
+                "abc",
+                "m-instance/dev-workstation",
+                "u-env/ide-plugin",
+                "2026-01-02T08:00:00Z",
+                "4",
+                "2026-01-02T08:00:30Z"
+            ]),
+            row(&[
+                "trip-kyoto-2026",
+                "m-instance/travel-desk",
+                "u-env/mobile-app",
+                "2026-01-01T08:00:00Z",
+                "4",
+                "2026-01-01T08:01:08.5Z"
+            ]),
+        ]
+    );
+    let helpdesk = rows(
+        &store,
+        &SESSIONS,
+        &Arguments::new().text("m-instance", "m-instance/helpdesk"),
+    );
+    assert_eq!(column(&helpdesk, 0), ["support-2026-0117-fr"]);
+    let web = rows(
+        &store,
+        &SESSIONS,
+        &Arguments::new()
+            .text("u-environment", "u-env/web-chat")
+            .text("m-instance", "m-instance/lab"),
+    );
+    assert!(web.is_empty());
+    assert!(
+        rows(
+            &HistoryStore::in_memory(&Default::default()).unwrap(),
+            &SESSIONS,
+            &Arguments::new()
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn transcript_in_order_with_tool_calls() {
+    let store = examples_store();
+    let transcript = rows(&store, &TRANSCRIPT, &session("abc"));
+    assert_eq!(column(&transcript, 0), ["0", "1", "2", "3"]);
+    assert_eq!(
+        column(&transcript, 1),
+        ["H-User", "A-User", "A-User", "H-User"]
+    );
+    assert_eq!(
+        transcript[0][5],
+        "ReadFile({\"path\":\"config/config.exs\"})"
+    );
+    let mut calls: Vec<&str> = transcript[1][5].split('\n').collect();
+    calls.sort_unstable();
+    assert_eq!(
+        calls,
+        [
+            "ReadFile({\"path\":\"config/ci.exs\"})",
+            "RunCommand({\"cmd\":\"ls config\",\"timeout_s\":10})"
+        ]
+    );
+    assert_eq!(transcript[3][5], "");
+    assert!(rows(&store, &TRANSCRIPT, &session("none")).is_empty());
+    // Unicode survives.
+    let trip = rows(&store, &TRANSCRIPT, &session("trip-kyoto-2026"));
+    assert!(trip[0][3].contains("京都") && trip[0][3].contains('🌸'));
+}
+
+#[test]
+fn search_is_case_insensitive_and_unicode() {
+    let store = examples_store();
+    let kyoto = rows(&store, &SEARCH, &Arguments::new().text("text", "KYOTO"));
+    assert_eq!(
+        kyoto
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str()))
+            .collect::<Vec<_>>(),
+        [("trip-kyoto-2026", "0"), ("trip-kyoto-2026", "1")]
+    );
+    let accented = rows(
+        &store,
+        &SEARCH,
+        &Arguments::new().text("text", "IDENTITÉ VÉRIFIÉE"),
+    );
+    assert_eq!(column(&accented, 1), ["3"]);
+    assert_eq!(
+        rows(&store, &SEARCH, &Arguments::new().text("text", "京都")).len(),
+        2
+    );
+    let in_session = rows(
+        &store,
+        &SEARCH,
+        &Arguments::new()
+            .text("text", "config")
+            .text("session", "abc"),
+    );
+    assert_eq!(column(&in_session, 1), ["0", "2", "3"]);
+    assert!(
+        rows(
+            &store,
+            &SEARCH,
+            &Arguments::new()
+                .text("text", "config")
+                .text("session", "trip-kyoto-2026")
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn user_state_and_instructions() {
+    let store = examples_store();
+    assert_eq!(
+        rows(&store, &USER_STATE, &session("support-2026-0117-fr")),
+        vec![
+            row(&[
+                "0",
+                "2026-01-03T08:00:00Z",
+                "{\"Sentiment\":\"anxious\",\"Language\":\"fr\"}"
+            ]),
+            row(&[
+                "2",
+                "2026-01-03T08:01:00Z",
+                "{\"Sentiment\":\"hopeful\",\"Language\":\"fr\"}"
+            ]),
+        ]
+    );
+    assert_eq!(
+        column(&rows(&store, &USER_STATE, &session("abc")), 0),
+        ["0", "3"]
+    );
+    assert!(rows(&store, &USER_STATE, &session("trip-kyoto-2026 ")).is_empty());
+    assert_eq!(rows(&store, &INSTRUCTIONS, &Arguments::new()).len(), 11);
+    assert_eq!(
+        rows(
+            &store,
+            &INSTRUCTIONS,
+            &Arguments::new().text("instruction", "Escalate")
+        ),
+        vec![row(&[
+            "support-2026-0117-fr",
+            "4",
+            "Escalate",
+            "{\"Instruction\":\"Escalate\",\"Tier\":2}"
+        ])]
+    );
+    assert_eq!(
+        column(&rows(&store, &INSTRUCTIONS, &session("abc")), 2),
+        ["RespondToUser", "ContinueAfterTools", "ContinueAfterTools"]
+    );
+}
+
+#[test]
+fn roles_count_turns_and_sessions() {
+    let store = examples_store();
+    assert_eq!(
+        rows(&store, &ROLES, &Arguments::new()),
+        vec![
+            row(&["H-User", "8", "4"]),
+            row(&["A-User", "7", "4"]),
+            row(&["BKN", "1", "1"])
+        ]
+    );
+    assert_eq!(
+        rows(&store, &ROLES, &session("abc")),
+        vec![row(&["A-User", "2", "1"]), row(&["H-User", "2", "1"])]
+    );
+    assert!(rows(&store, &ROLES, &session("none")).is_empty());
+}
+
+#[test]
+fn memory_items_with_their_most_specific_class() {
+    let store = examples_store();
+    let items = rows(&store, &MEMORY_ITEMS, &session("abc"));
+    let mut classes: Vec<&str> = column(&items, 1);
+    classes.dedup();
+    let ch = "https://jido.ai/ontology/conversation-history#";
+    assert_eq!(
+        classes,
+        [
+            format!("<{ch}Conversation>"),
+            format!("<{ch}ConversationTurn>"),
+            format!("<{ch}ToolInvocation>"),
+            format!("<{ch}ToolResult>")
+        ]
+    );
+    assert_eq!(items.len(), 1 + 4 + 3 + 3);
+    let results = rows(
+        &store,
+        &MEMORY_ITEMS,
+        &Arguments::new().raw("class", "ch:ToolResult"),
+    );
+    assert_eq!(results.len(), 10);
+    let same = rows(
+        &store,
+        &MEMORY_ITEMS,
+        &Arguments::new().raw("class", format!("<{ch}ToolResult>")),
+    );
+    assert_eq!(results, same);
+    // jido:MemoryItem itself is never the most specific class of these items.
+    assert!(
+        rows(
+            &store,
+            &MEMORY_ITEMS,
+            &Arguments::new().raw("class", "jido:MemoryItem")
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn the_design_queries_agree_with_their_replacements() {
+    let store = examples_store();
+    for id in [
+        "abc",
+        "trip-kyoto-2026",
+        "support-2026-0117-fr",
+        "research-rag-memory",
+    ] {
+        let design = rows(&store, &DESIGN_RECENT_TURNS, &session(id).count("n", 100));
+        let recent: Vec<Vec<String>> = rows(&store, &RECENT_TURNS, &session(id).count("n", 100))
+            .into_iter()
+            .filter(|turn| !turn[3].is_empty() && !turn[4].is_empty())
+            .map(|turn| {
+                vec![
+                    turn[0].clone(),
+                    turn[3].clone(),
+                    turn[4].clone(),
+                    turn[2].clone(),
+                ]
+            })
+            .collect();
+        assert_eq!(design, recent, "{id}");
+        // The design's LIMIT 3 is n's default.
+        assert_eq!(
+            rows(&store, &DESIGN_RECENT_TURNS, &session(id)),
+            design.iter().take(3).cloned().collect::<Vec<_>>()
+        );
+        for tool in [
+            "ReadFile",
+            "RunCommand",
+            "book_train",
+            "reset_two_factor",
+            "export_bibtex",
+        ] {
+            let design = rows(
+                &store,
+                &DESIGN_TOOL_INVOCATIONS,
+                &session(id).text("tool", tool),
+            );
+            let usage: Vec<Vec<String>> =
+                rows(&store, &TOOL_USAGE, &session(id).text("tool", tool))
+                    .into_iter()
+                    .filter(|call| !call[4].is_empty() && !call[6].is_empty())
+                    .map(|call| {
+                        vec![
+                            call[1].clone(),
+                            call[2].clone(),
+                            call[6].clone(),
+                            call[4].clone(),
+                        ]
+                    })
+                    .collect();
+            assert_eq!(design, usage, "{id} {tool}");
+        }
+    }
+    // The design's own example: ReadFile in session abc.
+    assert_eq!(
+        rows(
+            &store,
+            &DESIGN_TOOL_INVOCATIONS,
+            &session("abc").text("tool", "ReadFile")
+        )
+        .len(),
+        2
+    );
+}
+
+#[test_case("recent-turns", &[], "needs parameter session" ; "missing required")]
+#[test_case("recent-turns", &[("session", "abc"), ("limit", "3")], "has no parameter \"limit\"; its parameters: session, n" ; "unknown parameter")]
+#[test_case("recent-turns", &[("session", "abc"), ("n", "three")], "parameter n of query recent-turns expects a non-negative integer, found \"three\"" ; "count not a number")]
+#[test_case("recent-turns", &[("session", "abc"), ("n", "-1")], "expects a non-negative integer, found \"-1\"" ; "negative count")]
+#[test_case("tool-usage", &[("since", "yesterday")], "parameter since of query tool-usage expects an xsd:dateTime" ; "date not a date")]
+#[test_case("tool-usage", &[("until", "2026-13-01")], "expects an xsd:dateTime" ; "month 13")]
+#[test_case("memory-items", &[("class", "not an iri")], "parameter class of query memory-items expects a class IRI" ; "class not an iri")]
+fn parameter_errors_name_the_parameter(name: &str, given: &[(&str, &str)], expected: &str) {
+    let query = CannedQuery::named(name).unwrap();
+    let arguments = given
+        .iter()
+        .fold(Arguments::new(), |arguments, (name, value)| {
+            arguments.raw(*name, *value)
+        });
+    let error = query.bind(&arguments, &Default::default()).unwrap_err();
+    assert!(error.to_string().contains(expected), "{error}");
+    // The store gives the same error.
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let Err(StoreError::Parameter(same)) = store.run(query, &arguments) else {
+        panic!("no parameter error")
+    };
+    assert_eq!(same, error);
+}
+
+#[test]
+fn typed_arguments_are_checked_against_the_declared_type() {
+    let error = RECENT_TURNS
+        .bind(&Arguments::new().count("session", 3), &Default::default())
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("parameter session of query recent-turns expects text, found \"3\""),
+        "{error}"
+    );
+    let since: ihigraph::DateTime = "2026-01-03T00:00:00Z".parse().unwrap();
+    let store = examples_store();
+    assert_eq!(
+        rows(
+            &store,
+            &TOOL_USAGE,
+            &Arguments::new().date_time("since", since)
+        ),
+        rows(
+            &store,
+            &TOOL_USAGE,
+            &Arguments::new().with("since", Argument::Raw("2026-01-03".into()))
+        )
+    );
+    assert!(matches!(
+        CannedQuery::named("nope"),
+        Err(ParameterError::UnknownQuery { .. })
+    ));
+}
+
+#[test]
+fn each_query_file_declares_its_parameters_in_its_header_and_values_row() {
+    let mut names: Vec<&str> = CANNED_QUERIES.iter().map(|query| query.name).collect();
+    let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/queries"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort_unstable();
+    files.sort_unstable();
+    assert_eq!(
+        files,
+        names
+            .iter()
+            .map(|name| format!("{name}.rq"))
+            .collect::<Vec<_>>(),
+        "one file per canned query"
+    );
+    for query in CANNED_QUERIES {
+        // The file parses by itself, as any SPARQL 1.1 server would read it.
+        SparqlParser::new().parse_query(query.sparql).unwrap();
+        let header: String = query
+            .sparql
+            .lines()
+            .take_while(|line| line.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            header.starts_with(&format!("# {}: ", query.name)),
+            "{}",
+            query.name
+        );
+        for parameter in query.parameters {
+            let line = header
+                .lines()
+                .find(|line| {
+                    line.trim_start_matches('#').split_whitespace().next() == Some(parameter.name)
+                })
+                .unwrap_or_else(|| panic!("{}: no header line for {}", query.name, parameter.name));
+            assert_eq!(line.contains("required"), parameter.required, "{line}");
+            if let Some(default) = parameter.default {
+                assert!(line.contains(&format!("default {default}")), "{line}");
+            }
+        }
+        let variables: Vec<&str> = query.parameters.iter().filter_map(|p| p.variable).collect();
+        if !variables.is_empty() {
+            let values = format!(
+                "VALUES ({}) {{ ({}) }}",
+                variables
+                    .iter()
+                    .map(|v| format!("?{v}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                vec!["UNDEF"; variables.len()].join(" ")
+            );
+            assert!(
+                query.sparql.contains(&values),
+                "{}: expected {values}",
+                query.name
+            );
+        }
+        // Reads named graphs only: no pattern outside GRAPH reads the default graph.
+        assert!(query.sparql.contains("GRAPH ?graph {"), "{}", query.name);
+    }
+}
+
+#[test]
+fn no_query_reads_the_default_graph() {
+    // The store's settings sit in the default graph; a query that read it would see
+    // them. Run every query with no arguments (where it can) on a store whose default
+    // graph also holds a fake conversation: no row may come from it.
+    let store = examples_store();
+    let fake = NamedNode::new("http://example.com/fake").unwrap();
+    let ch = "https://jido.ai/ontology/conversation-history#";
+    let ihi = "https://w3id.org/ihigraph/ontology#";
+    for (p, o) in [
+        (
+            format!("{ihi}sessionId"),
+            Term::from(Literal::new_simple_literal("fake")),
+        ),
+        (
+            "http://www.w3.org/1999/02/22-rdf-syntax-ns#type".to_owned(),
+            NamedNode::new(format!("{ch}Conversation")).unwrap().into(),
+        ),
+    ] {
+        store
+            .oxigraph()
+            .insert(QuadRef::new(
+                &fake,
+                &NamedNode::new(p).unwrap(),
+                &o,
+                oxigraph::model::GraphNameRef::DefaultGraph,
+            ))
+            .unwrap();
+    }
+    assert_eq!(rows(&store, &SESSIONS, &Arguments::new()).len(), 4);
+    assert!(rows(&store, &ROLES, &session("fake")).is_empty());
+}
+
+#[test]
+fn session_queries_read_only_that_sessions_graph() {
+    // With one session named, no step of the plan may see more solutions than one
+    // session has: a scan over all sessions would show at least one per session.
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let template = example("code-review-abc.json");
+    let sessions = 150;
+    for index in 0..sessions {
+        let mut document = template.clone();
+        document["SessionID"] = json!(format!("s{index}"));
+        ingest(&store, &document);
+    }
+    for query in CANNED_QUERIES {
+        if !query
+            .parameters
+            .iter()
+            .any(|parameter| parameter.name == "session")
+        {
+            continue;
+        }
+        let mut arguments = session("s7");
+        for parameter in query
+            .parameters
+            .iter()
+            .filter(|p| p.required && p.name != "session")
+        {
+            arguments = arguments.text(
+                parameter.name,
+                if parameter.name == "tool" {
+                    "ReadFile"
+                } else {
+                    "config"
+                },
+            );
+        }
+        let bound = query.bind(&arguments, store.scheme()).unwrap();
+        let (results, explanation) = oxigraph::sparql::SparqlEvaluator::new()
+            .for_query(bound)
+            .on_store(store.oxigraph())
+            .compute_statistics()
+            .explain();
+        let QueryResults::Solutions(solutions) = results.unwrap() else {
+            panic!()
+        };
+        assert!(solutions.count() > 0, "{}", query.name);
+        let mut json = Vec::new();
+        explanation.write_in_json(&mut json).unwrap();
+        let plan: Value = serde_json::from_slice(&json).unwrap();
+        let mut largest = 0;
+        let mut stack = vec![&plan];
+        while let Some(node) = stack.pop() {
+            match node {
+                Value::Object(members) => {
+                    if let Some(count) = members.get("number of results").and_then(Value::as_u64) {
+                        largest = largest.max(count);
+                    }
+                    stack.extend(members.values());
+                }
+                Value::Array(items) => stack.extend(items),
+                _ => {}
+            }
+        }
+        assert!(
+            largest < sessions / 2,
+            "{}: a step saw {largest} solutions:\n{plan:#}",
+            query.name
+        );
+    }
+}

@@ -179,7 +179,9 @@ pub fn check_document(value: &Value, options: CheckOptions) -> CheckedDocument {
     let history = if has_errors {
         None
     } else {
-        match serde_json::from_value::<InteractionHistory>(value.clone()) {
+        // From text, not `from_value`: serde_json's value deserializer reads `-0` as
+        // `0`, and every number must keep its text.
+        match serde_json::from_str::<InteractionHistory>(&value.to_string()) {
             Ok(history) => Some(history),
             Err(error) => {
                 // The checks above are meant to cover every rule the typed model relies

@@ -9,6 +9,7 @@ mod number;
 mod ontology;
 mod prepare;
 mod queries;
+mod retrieve;
 mod store;
 mod text;
 mod time;
@@ -38,8 +39,10 @@ pub use crate::queries::{
     INSTRUCTIONS, MEMORY_ITEMS, Parameter, ParameterError, ParameterKind, RECENT_TURNS, ROLES,
     SEARCH, SESSIONS, TOOL_STATS, TOOL_USAGE, TRANSCRIPT, USER_STATE,
 };
+pub use crate::retrieve::{RetrieveError, rebuild_history};
 pub use crate::store::{
-    ExportFormat, HistoryStore, PREFIXES, SchemeRequest, StoreError, WriteOutcome,
+    AppendOutcome, ExportFormat, HistoryStore, NewSession, PREFIXES, SchemeRequest, StoreError,
+    WriteOutcome,
 };
 pub use crate::text::{PayloadKind, payload_text};
 pub use crate::time::{absolute_date_time, segment_start};

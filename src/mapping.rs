@@ -43,7 +43,7 @@ pub struct SessionGraph {
     pub session_id: String,
     /// The named graph holding the session.
     pub graph: NamedNode,
-    /// Every quad of the session.
+    /// Every quad of the session, each once.
     pub quads: Vec<Quad>,
     /// Number of turns mapped.
     pub turn_count: usize,
@@ -82,10 +82,14 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
     for (position, turn) in history.turns.iter().enumerate() {
         mapper.turn(turn, position);
     }
+    // A tool used twice is declared twice: keep each quad once, in first-seen order.
+    let mut seen = HashSet::with_capacity(mapper.out.quads.len());
+    let mut quads = mapper.out.quads;
+    quads.retain(|quad| seen.insert(quad.clone()));
     SessionGraph {
         session_id: session_id.clone(),
         graph,
-        quads: mapper.out.quads,
+        quads,
         turn_count: history.turns.len(),
         warnings: mapper.warnings,
     }
@@ -160,6 +164,22 @@ impl QuadSink {
         }
     }
 
+    /// An integer, plus its text as written (an `rdf:JSON` literal under `raw`) when
+    /// that is not the canonical form the store would give back.
+    fn exact_integer(
+        &mut self,
+        subject: &NamedNode,
+        predicate: NamedNodeRef<'_>,
+        raw: NamedNodeRef<'_>,
+        number: &serde_json::Number,
+    ) {
+        self.integer(subject, predicate, number);
+        let canonical = JsonDecimal::parse(number.as_str()).and_then(|d| d.to_integer_text());
+        if canonical.as_deref() != Some(number.as_str()) {
+            self.typed(subject, raw, number.as_str().to_owned(), rdf::JSON);
+        }
+    }
+
     fn date_time(&mut self, subject: &NamedNode, predicate: NamedNodeRef<'_>, instant: &str) {
         self.typed(subject, predicate, instant.to_owned(), xsd::DATE_TIME);
     }
@@ -211,7 +231,12 @@ impl Mapper<'_> {
             ihi::U_ENVIRONMENT_ID,
             &history.u_environment_id,
         );
-        out.integer(&conversation, ihi::TURN_COUNT, &history.turn_count);
+        out.exact_integer(
+            &conversation,
+            ihi::TURN_COUNT,
+            ihi::RAW_TURN_COUNT,
+            &history.turn_count,
+        );
         if let Some(description) = &history.descriptive_metadata {
             out.string(&conversation, ihi::DESCRIPTIVE_METADATA, description);
         }
@@ -356,7 +381,7 @@ impl Mapper<'_> {
         let out = &mut self.out;
         out.add(&conversation, ch::HAS_TURN, node.clone());
         out.add(&node, ch::PART_OF_CONVERSATION, conversation);
-        out.integer(&node, ch::TURN_INDEX, &turn.turn_index);
+        out.exact_integer(&node, ch::TURN_INDEX, ihi::RAW_TURN_INDEX, &turn.turn_index);
         out.add(&node, ihi::ROLE_PROPERTY, role_individual(turn.role));
         out.add(
             &node,

@@ -4,15 +4,23 @@
 //! and the ontologies, each in a named graph named by its IRI, so that queries can read
 //! the class hierarchy. Exports and counts leave the settings and ontologies out.
 
+use crate::check::{CheckOptions, Problem, Severity, check_document};
+use crate::history::InteractionHistory;
 use crate::iri::{IriScheme, IriSchemeError};
 use crate::mapping::SessionGraph;
+use crate::mapping::{MappingWarning, map_history};
 use crate::ontology::{ONTOLOGIES, ontology_digest};
 use crate::queries::{Arguments, CannedQuery, ParameterError};
+use crate::retrieve::{RetrieveError, rebuild_history};
 use crate::vocab::{ch, ihi, jido, prov};
 use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfParser, RdfSerializer};
-use oxigraph::model::{GraphName, GraphNameRef, Literal, NamedNode, NamedNodeRef, QuadRef, Term};
+use oxigraph::model::{
+    GraphName, GraphNameRef, Literal, NamedNode, NamedNodeRef, Quad, QuadRef, Term,
+};
 use oxigraph::sparql::{QueryResults, SparqlEvaluator, SparqlSyntaxError};
 use oxigraph::store::{StorageError, Store, Transaction};
+use serde_json::Value;
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -70,6 +78,24 @@ pub enum StoreError {
         /// The format's name.
         format: &'static str,
     },
+    /// A session graph could not be read back as a document.
+    #[error(transparent)]
+    Retrieve(#[from] RetrieveError),
+    /// A document or turn was refused by its checks; nothing was written.
+    #[error("refused: {}", problems.iter().filter(|p| p.severity == Severity::Error).map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    Refused {
+        /// Every problem found.
+        problems: Vec<Problem>,
+    },
+    /// A backup could not be made.
+    #[error("cannot back up the store into {path}")]
+    Backup {
+        /// The target directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: StorageError,
+    },
     /// A canned query's arguments do not fit its parameters.
     #[error(transparent)]
     Parameter(#[from] ParameterError),
@@ -91,11 +117,54 @@ pub struct SchemeRequest {
     pub session_template: Option<String>,
 }
 
+/// What appending a turn did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppendOutcome {
+    /// The session was started by this turn.
+    pub created: bool,
+    /// The session's turns now.
+    pub turn_count: usize,
+    /// Problems downgraded to warnings (`--lenient`).
+    pub warnings: Vec<Problem>,
+    /// What the mapper noticed.
+    pub mapping_warnings: Vec<MappingWarning>,
+}
+
+/// What `append --create` starts a session with, besides its first turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSession {
+    /// `MInstanceID`.
+    pub m_instance_id: String,
+    /// `UEnvironmentID`.
+    pub u_environment_id: String,
+    /// `DataXMData`, the session's data-exchange metadata (a JSON object).
+    pub data_exchange_metadata: Value,
+}
+
+impl NewSession {
+    /// The document of a new session holding just `turn`; its start time is the
+    /// turn's `Timestamp`.
+    fn document(&self, session_id: &str, turn: &Value) -> Value {
+        serde_json::json!({
+            "Header": "PGM-IHI-V1.0",
+            "MInstanceID": self.m_instance_id,
+            "UEnvironmentID": self.u_environment_id,
+            "SessionID": session_id,
+            "SessionStartTime": turn.get("Timestamp").cloned().unwrap_or(Value::Null),
+            "TurnCount": 1,
+            "Turns": [turn],
+            "DataXMData": self.data_exchange_metadata,
+        })
+    }
+}
+
 /// What writing a session did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteOutcome {
-    /// The session existed and was replaced.
+    /// The session existed with other content and was replaced.
     pub replaced: bool,
+    /// The session existed with the very same quads: nothing was written.
+    pub unchanged: bool,
 }
 
 /// RDF formats for `export`.
@@ -261,16 +330,140 @@ impl HistoryStore {
     }
 
     /// Writes a session in one transaction, replacing any earlier version of it: after
-    /// an error, the store is as it was.
+    /// an error, the store is as it was. A session already stored with the very same
+    /// quads is left untouched.
     pub fn write_session(&self, session: &SessionGraph) -> Result<WriteOutcome, StoreError> {
         let replaced = self.store.contains_named_graph(&session.graph)?;
+        if replaced && self.holds_exactly(session)? {
+            return Ok(WriteOutcome {
+                replaced: false,
+                unchanged: true,
+            });
+        }
         let mut transaction = self.store.start_transaction()?;
         if replaced {
             transaction.remove_named_graph(&session.graph)?;
         }
         transaction.extend(&session.quads);
         transaction.commit()?;
-        Ok(WriteOutcome { replaced })
+        Ok(WriteOutcome {
+            replaced,
+            unchanged: false,
+        })
+    }
+
+    /// Whether the session's graph holds exactly the session's quads.
+    fn holds_exactly(&self, session: &SessionGraph) -> Result<bool, StoreError> {
+        let wanted: HashSet<&Quad> = session.quads.iter().collect();
+        let mut stored = 0;
+        for quad in
+            self.store
+                .quads_for_pattern(None, None, None, Some(session.graph.as_ref().into()))
+        {
+            if !wanted.contains(&quad?) {
+                return Ok(false);
+            }
+            stored += 1;
+        }
+        Ok(stored == wanted.len())
+    }
+
+    /// The PGM-IHI document of a stored session, rebuilt from its graph alone.
+    pub fn history(&self, session_id: &str) -> Result<InteractionHistory, StoreError> {
+        let graph = self.existing_graph(session_id)?;
+        Ok(rebuild_history(&self.store, &graph, &self.scheme)?)
+    }
+
+    /// The graph of a stored session, or [`StoreError::UnknownSession`].
+    fn existing_graph(&self, session_id: &str) -> Result<NamedNode, StoreError> {
+        let graph = self.scheme.session_graph(session_id);
+        if self.store.contains_named_graph(&graph)? {
+            Ok(graph)
+        } else {
+            Err(StoreError::UnknownSession {
+                session_id: session_id.to_owned(),
+            })
+        }
+    }
+
+    /// Adds one turn to a stored session, as the orchestrator of a running agent does:
+    /// the session is read back from its graph, the turn appended and `TurnCount`
+    /// updated, and the whole document checked as any document is (the turn's
+    /// `TurnIndex` must be the next one); then the session is written in one
+    /// transaction, so that tool results in the turn link to invocations of earlier
+    /// turns. With `create`, an unknown session is started from the turn.
+    pub fn append_turn(
+        &self,
+        session_id: &str,
+        turn: &Value,
+        create: Option<&NewSession>,
+        options: CheckOptions,
+    ) -> Result<AppendOutcome, StoreError> {
+        let mut document = match (self.history(session_id), create) {
+            (Ok(history), _) => {
+                serde_json::to_value(&history).expect("a history always serializes")
+            }
+            (Err(StoreError::UnknownSession { .. }), Some(new)) => new.document(session_id, turn),
+            (Err(error), _) => return Err(error),
+        };
+        let created = !self
+            .store
+            .contains_named_graph(&self.scheme.session_graph(session_id))?;
+        if !created {
+            let turns = document
+                .get_mut("Turns")
+                .and_then(Value::as_array_mut)
+                .expect("a rebuilt history has turns");
+            turns.push(turn.clone());
+            let count = turns.len();
+            document["TurnCount"] = Value::from(count);
+        }
+        let checked = check_document(&document, options);
+        let problems = checked.problems;
+        let Some(history) = checked.history else {
+            return Err(StoreError::Refused { problems });
+        };
+        let session = map_history(&history, &self.scheme);
+        self.write_session(&session)?;
+        Ok(AppendOutcome {
+            created,
+            turn_count: history.turns.len(),
+            warnings: problems,
+            mapping_warnings: session.warnings,
+        })
+    }
+
+    /// Removes a session and everything about it (one graph, one transaction).
+    pub fn delete_session(&self, session_id: &str) -> Result<(), StoreError> {
+        let graph = self.existing_graph(session_id)?;
+        let mut transaction = self.store.start_transaction()?;
+        transaction.remove_named_graph(&graph)?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Removes every session, in one transaction; the settings and ontologies stay.
+    /// Returns the number of sessions removed.
+    pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
+        let sessions = self.sessions()?;
+        let mut transaction = self.store.start_transaction()?;
+        for (_, graph) in &sessions {
+            transaction.remove_named_graph(graph)?;
+        }
+        transaction.commit()?;
+        Ok(sessions.len())
+    }
+
+    /// Writes a consistent copy of the on-disk store into `target` (a RocksDB
+    /// checkpoint: hard links where the file system allows), while the store stays
+    /// readable. `target` must not exist yet.
+    pub fn backup(&self, target: &Path) -> Result<(), StoreError> {
+        self.store
+            .backup(target)
+            .map_err(|source| StoreError::Backup {
+                path: target.to_owned(),
+                source,
+            })
     }
 
     /// The stored sessions: `SessionID` and graph, in graph order.
@@ -368,15 +561,7 @@ impl HistoryStore {
         session_id: Option<&str>,
     ) -> Result<(), StoreError> {
         let graph = match session_id {
-            Some(id) => {
-                let graph = self.scheme.session_graph(id);
-                if !self.store.contains_named_graph(&graph)? {
-                    return Err(StoreError::UnknownSession {
-                        session_id: id.to_owned(),
-                    });
-                }
-                Some(graph)
-            }
+            Some(id) => Some(self.existing_graph(id)?),
             None if format == ExportFormat::Turtle => {
                 return Err(StoreError::SingleGraphFormat { format: "turtle" });
             }

@@ -177,6 +177,10 @@ terms!(
     IS_ERROR = "isError",
     /// The verbatim JSON of a payload, as an `rdf:JSON` literal.
     RAW_JSON = "rawJson",
+    /// `TurnCount` as written, when that is not the canonical integer (`2.0`, `1e1`).
+    RAW_TURN_COUNT = "rawTurnCount",
+    /// `TurnIndex` as written, when that is not the canonical integer.
+    RAW_TURN_INDEX = "rawTurnIndex",
     /// Store settings: the IRI base.
     IRI_BASE = "iriBase",
     /// Store settings: the work-session IRI template.

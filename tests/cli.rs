@@ -16,7 +16,9 @@ fn ingest_examples(store: &Path) {
         .arg(examples_dir())
         .assert()
         .success()
-        .stdout(contains("ingested 4 sessions (0 replaced), 16 turns"));
+        .stdout(contains(
+            "ingested 4 sessions (0 replaced, 0 unchanged), 16 turns",
+        ));
 }
 
 /// The rows of a `sparql --format json` run, each binding as its value text.
@@ -323,7 +325,9 @@ fn standard_input_takes_a_document_or_json_lines() {
         .write_stdin(pretty.clone())
         .assert()
         .success()
-        .stdout(contains("ingested 1 session (0 replaced), 2 turns"));
+        .stdout(contains(
+            "ingested 1 session (0 replaced, 0 unchanged), 2 turns",
+        ));
     let value: Value = serde_json::from_str(&pretty).unwrap();
     let one_line = serde_json::to_string(&value).unwrap();
     let other = one_line.replace("fixture-complete", "fixture-other");
@@ -332,14 +336,24 @@ fn standard_input_takes_a_document_or_json_lines() {
         .write_stdin(format!("{one_line}\n{other}\n"))
         .assert()
         .success()
-        .stdout(contains("ingested 2 sessions (1 replaced)"))
-        .stderr(contains(
-            "<stdin>:1: replaced the stored session \"fixture-complete\"",
-        ));
+        .stdout(contains("ingested 2 sessions (0 replaced, 1 unchanged)"));
+    // The same id with other content replaces the session, and says so.
+    let changed = one_line.replace(
+        "It imports Config.",
+        "It imports Config, then config/ci.exs.",
+    );
+    assert_ne!(changed, one_line);
+    ihigraph(&store)
+        .args(["ingest", "-"])
+        .write_stdin(changed)
+        .assert()
+        .success()
+        .stdout(contains("ingested 1 session (1 replaced, 0 unchanged)"))
+        .stderr(contains("replaced the stored session \"fixture-complete\""));
 }
 
 #[test]
-fn reingesting_a_session_replaces_it_with_the_same_quads() {
+fn reingesting_an_identical_session_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     ingest_examples(&store);
@@ -349,7 +363,7 @@ fn reingesting_a_session_replaces_it_with_the_same_quads() {
         .arg(examples_dir())
         .assert()
         .success()
-        .stdout(contains("(4 replaced)"));
+        .stdout(contains("(0 replaced, 4 unchanged)"));
     assert_eq!(store_dump(&store), before);
 }
 

@@ -56,8 +56,25 @@ pub enum Command {
     },
     /// Run a canned query over all sessions (`ihigraph queries` lists them).
     Query(QueryArgs),
-    /// Write the stored graphs as RDF to standard output.
+    /// Write the stored sessions to standard output: as RDF, or as PGM-IHI documents
+    /// rebuilt from their graphs (`--format pgm-ihi`; every session as JSON Lines).
     Export(ExportArgs),
+    /// List the stored sessions: id, M-Instance, U-Environment, start, turns, last turn.
+    Sessions {
+        /// Output format [default: table on a terminal, tsv otherwise]
+        #[arg(long, value_enum)]
+        format: Option<ResultsFormat>,
+    },
+    /// Add one turn (a JSON object, as in a document's Turns) to a stored session.
+    Append(AppendArgs),
+    /// Remove a session and everything about it, or every session.
+    Delete(DeleteArgs),
+    /// Write a consistent copy of the store into a new directory, while it stays readable.
+    Backup {
+        /// The directory to create.
+        #[arg(value_name = "DIR")]
+        target: PathBuf,
+    },
     /// Show the store: location, IRI scheme, sessions and quads.
     Info,
     /// Print the ontologies (conversation history and the ihigraph extension) as Turtle.
@@ -130,11 +147,63 @@ pub enum ResultsFormat {
 }
 
 #[derive(Debug, Args)]
+pub struct AppendArgs {
+    /// The session's SessionID.
+    #[arg(long, value_name = "ID")]
+    pub session: String,
+    /// The turn: a file holding one JSON object, or - for standard input.
+    #[arg(value_name = "TURN")]
+    pub turn: PathBuf,
+    /// Start the session with this turn if it is not stored yet (needs --m-instance,
+    /// --u-environment, and --metadata or --data-id with --source-aim).
+    #[arg(long)]
+    pub create: bool,
+    /// MInstanceID of a new session.
+    #[arg(long, value_name = "ID", requires = "create")]
+    pub m_instance: Option<String>,
+    /// UEnvironmentID of a new session.
+    #[arg(long, value_name = "ID", requires = "create")]
+    pub u_environment: Option<String>,
+    /// DataXMData of a new session: a JSON object, or @FILE.
+    #[arg(long, value_name = "JSON", requires = "create", conflicts_with_all = ["data_id", "source_aim"])]
+    pub metadata: Option<String>,
+    /// DataID of a new session's data-exchange metadata.
+    #[arg(long, value_name = "ID", requires = "create")]
+    pub data_id: Option<String>,
+    /// The AIMID that produced a new session (its data-exchange metadata's Source).
+    #[arg(long, value_name = "AIMID", requires = "create")]
+    pub source_aim: Option<String>,
+    /// Report semantic rules as warnings instead of refusing the turn.
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct DeleteTarget {
+    /// The SessionID to delete.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Every session (needs --yes).
+    #[arg(long, requires = "yes")]
+    pub all: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    #[command(flatten)]
+    pub target: DeleteTarget,
+    /// Confirm --all.
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Export only this session (by SessionID).
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
-    /// RDF format (turtle needs --session: it holds one graph).
+    /// Format: RDF (turtle needs --session: it holds one graph), or pgm-ihi documents.
     #[arg(long, value_enum, default_value_t = RdfExportFormat::Trig)]
     pub format: RdfExportFormat,
 }
@@ -149,4 +218,7 @@ pub enum RdfExportFormat {
     Turtle,
     /// JSON-LD 1.1.
     Jsonld,
+    /// PGM-IHI V1.0 documents rebuilt from the graphs: one indented document with
+    /// --session, else one document per line (JSON Lines, for `ingest -`).
+    PgmIhi,
 }

@@ -2,17 +2,17 @@
 
 use crate::Status;
 use crate::cli::{
-    CheckArgs, Cli, Command, ExportArgs, QueryArgs, RdfExportFormat, ResultsFormat, SparqlArgs,
-    StoreArgs,
+    AppendArgs, CheckArgs, Cli, Command, DeleteArgs, ExportArgs, QueryArgs, RdfExportFormat,
+    ResultsFormat, SparqlArgs, StoreArgs,
 };
 use crate::output::{write_results, write_text_table};
 use anyhow::{Context, Result};
 use ihigraph::{
     Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, ExportFormat, HistoryStore, IriScheme,
-    Origin, PreparedDocument, RECENT_TURNS, SchemeRequest, Severity, TOOL_USAGE, parse_json,
-    prepare_document, read_documents,
+    NewSession, Origin, PreparedDocument, RECENT_TURNS, SESSIONS, SchemeRequest, Severity,
+    StoreError, TOOL_USAGE, parse_json, prepare_document, read_documents,
 };
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 /// A command line that is well-formed but asks for something impossible.
@@ -52,6 +52,10 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Query(args) => query(&open_store(&cli.store)?.store, &args),
         Command::Export(args) => export(&open_store(&cli.store)?.store, &args),
         Command::Info => info(&open_store(&cli.store)?),
+        Command::Sessions { format } => sessions(&open_store(&cli.store)?.store, format),
+        Command::Append(args) => append(&open_store(&cli.store)?.store, &args),
+        Command::Delete(args) => delete(&open_store(&cli.store)?.store, &args),
+        Command::Backup { target } => backup(&open_store(&cli.store)?, &target),
         Command::Ontology => {
             let mut out = io::stdout().lock();
             out.write_all(ihigraph::CONVERSATION_HISTORY_TTL.as_bytes())?;
@@ -157,6 +161,7 @@ fn validate(args: &CheckArgs) -> Result<Status> {
 struct IngestSummary {
     sessions: usize,
     replaced: usize,
+    unchanged: usize,
     turns: usize,
     quads: usize,
     warnings: usize,
@@ -191,6 +196,9 @@ fn ingest_document(
         );
         summary.replaced += 1;
     }
+    if outcome.unchanged {
+        summary.unchanged += 1;
+    }
     summary.sessions += 1;
     summary.turns += session.turn_count;
     summary.quads += session.quads.len();
@@ -199,10 +207,11 @@ fn ingest_document(
 
 fn print_summary(summary: &IngestSummary) -> Status {
     println!(
-        "ingested {} session{} ({} replaced), {} turn{}, {} quad{}; {} warning{}",
+        "ingested {} session{} ({} replaced, {} unchanged), {} turn{}, {} quad{}; {} warning{}",
         summary.sessions,
         plural(summary.sessions),
         summary.replaced,
+        summary.unchanged,
         summary.turns,
         plural(summary.turns),
         summary.quads,
@@ -324,9 +333,160 @@ fn export(store: &HistoryStore, args: &ExportArgs) -> Result<Status> {
         RdfExportFormat::Nquads => ExportFormat::NQuads,
         RdfExportFormat::Turtle => ExportFormat::Turtle,
         RdfExportFormat::Jsonld => ExportFormat::JsonLd,
+        RdfExportFormat::PgmIhi => return export_documents(store, args.session.as_deref()),
     };
     let out = BufWriter::new(io::stdout().lock());
     store.export(out, format, args.session.as_deref())?;
+    Ok(Status::Success)
+}
+
+/// PGM-IHI documents rebuilt from the graphs: one, indented, or all as JSON Lines.
+fn export_documents(store: &HistoryStore, session: Option<&str>) -> Result<Status> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    if let Some(id) = session {
+        serde_json::to_writer_pretty(&mut out, &store.history(id)?)?;
+        writeln!(out)?;
+    } else {
+        let mut ids: Vec<String> = store.sessions()?.into_iter().map(|(id, _)| id).collect();
+        ids.sort();
+        for id in ids {
+            serde_json::to_writer(&mut out, &store.history(&id)?)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+fn sessions(store: &HistoryStore, format: Option<ResultsFormat>) -> Result<Status> {
+    let results = store.run(&SESSIONS, &Arguments::new())?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    write_results(
+        results,
+        results_format(format),
+        store.scheme().base(),
+        &mut out,
+    )?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+fn append(store: &HistoryStore, args: &AppendArgs) -> Result<Status> {
+    let origin = args.turn.display().to_string();
+    let bytes = if args.turn.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(&args.turn).with_context(|| format!("cannot read {origin}"))?
+    };
+    let origin = if args.turn.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        origin
+    };
+    let turn = match parse_json(&bytes) {
+        Ok(turn) => turn,
+        Err(error) => {
+            eprintln!("{origin}: {error}");
+            return Ok(Status::Refused);
+        }
+    };
+    let create = if args.create {
+        Some(new_session(args)?)
+    } else {
+        None
+    };
+    let options = CheckOptions {
+        lenient: args.lenient,
+    };
+    match store.append_turn(&args.session, &turn, create.as_ref(), options) {
+        Ok(outcome) => {
+            for warning in &outcome.warnings {
+                eprintln!("{origin}: {warning}");
+            }
+            for warning in &outcome.mapping_warnings {
+                eprintln!("{origin}: {warning}");
+            }
+            println!(
+                "{} session {:?}: {} turn{}",
+                if outcome.created {
+                    "started"
+                } else {
+                    "appended to"
+                },
+                args.session,
+                outcome.turn_count,
+                plural(outcome.turn_count)
+            );
+            Ok(Status::Success)
+        }
+        Err(StoreError::Refused { problems }) => {
+            for problem in &problems {
+                eprintln!("{origin}: {problem}");
+            }
+            eprintln!("refused: nothing was stored");
+            Ok(Status::Refused)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// The session `append --create` starts, from the options.
+fn new_session(args: &AppendArgs) -> Result<NewSession> {
+    let missing = |what: &str| UsageError(format!("append --create needs {what}"));
+    let metadata = match (&args.metadata, &args.data_id, &args.source_aim) {
+        (Some(text), _, _) => {
+            let text = match text.strip_prefix('@') {
+                Some(path) => {
+                    std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?
+                }
+                None => text.clone(),
+            };
+            serde_json::from_str(&text)
+                .map_err(|error| UsageError(format!("--metadata is not JSON: {error}")))?
+        }
+        (None, Some(data_id), Some(aim)) => serde_json::json!({
+            "Header": "PTF-DEM-V1.0",
+            "DataID": data_id,
+            "DataType": "PGM-IHI-V1.0",
+            "Source": [{"AIMID": aim}],
+        }),
+        _ => return Err(missing("--metadata JSON, or --data-id and --source-aim").into()),
+    };
+    Ok(NewSession {
+        m_instance_id: args
+            .m_instance
+            .clone()
+            .ok_or_else(|| missing("--m-instance"))?,
+        u_environment_id: args
+            .u_environment
+            .clone()
+            .ok_or_else(|| missing("--u-environment"))?,
+        data_exchange_metadata: metadata,
+    })
+}
+
+fn delete(store: &HistoryStore, args: &DeleteArgs) -> Result<Status> {
+    if let Some(id) = &args.target.session {
+        store.delete_session(id)?;
+        println!("deleted session {id:?}");
+    } else {
+        let count = store.delete_all_sessions()?;
+        println!("deleted {count} session{}", plural(count));
+    }
+    Ok(Status::Success)
+}
+
+fn backup(opened: &OpenedStore, target: &std::path::Path) -> Result<Status> {
+    if opened.location.is_none() {
+        return Err(UsageError("an in-memory store cannot be backed up".to_owned()).into());
+    }
+    opened.store.backup(target)?;
+    println!("backed up to {}", target.display());
     Ok(Status::Success)
 }
 

@@ -69,7 +69,9 @@ fn status_of(error: &anyhow::Error) -> Status {
             return match store_error {
                 StoreError::QuerySyntax(_)
                 | StoreError::QueryEvaluation(_)
-                | StoreError::UnknownSession { .. } => Status::Refused,
+                | StoreError::UnknownSession { .. }
+                | StoreError::Refused { .. }
+                | StoreError::Retrieve(_) => Status::Refused,
                 StoreError::SchemeConflict { .. }
                 | StoreError::Scheme(_)
                 | StoreError::SingleGraphFormat { .. }

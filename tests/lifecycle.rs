@@ -5,8 +5,10 @@
 
 mod common;
 
-use common::{examples_dir, fixture, fixture_path, ihigraph, session_quad_count, store_dump};
-use ihigraph::{CheckOptions, HistoryStore, NewSession, StoreError, check_document, map_history};
+use common::{
+    examples_dir, fixture, fixture_path, ihigraph, ingest, session_quad_count, store_dump,
+};
+use ihigraph::{CheckOptions, HistoryStore, NewSession, StoreError, check_document};
 use predicates::str::contains;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -28,15 +30,6 @@ fn documents() -> Vec<Value> {
     documents.push(fixture("valid/complete.json"));
     documents.push(fixture("valid/numbers-and-strings.json"));
     documents
-}
-
-fn ingest(store: &HistoryStore, document: &Value) {
-    let checked = check_document(document, CheckOptions::default());
-    let errors: Vec<String> = checked.errors().map(ToString::to_string).collect();
-    let history = checked.history.unwrap_or_else(|| panic!("{errors:?}"));
-    store
-        .write_session(&map_history(&history, store.scheme()))
-        .unwrap();
 }
 
 /// The document as a JSON value: numbers compare by their text, so `2.0` ≠ `2`.

@@ -5,13 +5,12 @@
 
 mod common;
 
-use common::examples_dir;
+use common::{example, ingest};
 use ihigraph::IriScheme;
 use ihigraph::{
-    Argument, Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, DESIGN_RECENT_TURNS,
-    DESIGN_TOOL_INVOCATIONS, HistoryStore, INSTRUCTIONS, MEMORY_ITEMS, ParameterError,
-    RECENT_TURNS, ROLES, SEARCH, SESSIONS, StoreError, TOOL_STATS, TOOL_USAGE, TRANSCRIPT,
-    USER_STATE, check_document, map_history,
+    Argument, Arguments, CANNED_QUERIES, CannedQuery, DESIGN_RECENT_TURNS, DESIGN_TOOL_INVOCATIONS,
+    HistoryStore, INSTRUCTIONS, MEMORY_ITEMS, ParameterError, RECENT_TURNS, ROLES, SEARCH,
+    SESSIONS, StoreError, TOOL_STATS, TOOL_USAGE, TRANSCRIPT, USER_STATE,
 };
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{Literal, NamedNode, QuadRef, Term};
@@ -30,19 +29,6 @@ const EXAMPLES: [&str; 4] = [
 /// A SessionID with every character that could end a literal, an IRI, a group or a
 /// line in SPARQL, and some unicode.
 const ODD_ID: &str = "odd \"id\" > } # \\ \n 京都 🌸 ' <x> ?s";
-
-fn example(name: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(examples_dir().join(name)).unwrap()).unwrap()
-}
-
-fn ingest(store: &HistoryStore, document: &Value) {
-    let checked = check_document(document, CheckOptions::default());
-    let errors: Vec<String> = checked.errors().map(ToString::to_string).collect();
-    let history = checked.history.unwrap_or_else(|| panic!("{errors:?}"));
-    store
-        .write_session(&map_history(&history, store.scheme()))
-        .unwrap();
-}
 
 /// The four examples.
 fn examples_store() -> HistoryStore {

@@ -86,3 +86,18 @@ pub fn session_quad_count(store: &Path) -> usize {
         })
         .count()
 }
+
+/// A bundled example history, parsed.
+pub fn example(name: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(examples_dir().join(name)).unwrap()).unwrap()
+}
+
+/// Checks and stores a valid document, through the library.
+pub fn ingest(store: &ihigraph::HistoryStore, document: &Value) {
+    let checked = ihigraph::check_document(document, ihigraph::CheckOptions::default());
+    let errors: Vec<String> = checked.errors().map(ToString::to_string).collect();
+    let history = checked.history.unwrap_or_else(|| panic!("{errors:?}"));
+    store
+        .write_session(&ihigraph::map_history(&history, store.scheme()))
+        .unwrap();
+}

@@ -875,3 +875,36 @@ fn session_queries_read_only_that_sessions_graph() {
         );
     }
 }
+
+#[test]
+fn every_session_query_keeps_odd_ids_apart() {
+    let store = odd_store();
+    let ids = rows(&store, &SESSIONS, &Arguments::new());
+    let mut listed = column(&ids, 0);
+    listed.sort_unstable();
+    assert_eq!(listed, ["odd \"id\"", ODD_ID]);
+    assert_eq!(
+        rows(&store, &ROLES, &session(ODD_ID)),
+        vec![row(&["A-User", "2", "1"]), row(&["H-User", "2", "1"])]
+    );
+    assert_eq!(
+        column(&rows(&store, &INSTRUCTIONS, &session(ODD_ID)), 0),
+        [ODD_ID, ODD_ID, ODD_ID]
+    );
+    assert_eq!(
+        rows(&store, &TOOL_STATS, &session(ODD_ID))[0][..5],
+        row(&["ReadFile", "2", "1", "0", "1"])
+    );
+    let found = rows(
+        &store,
+        &SEARCH,
+        &Arguments::new()
+            .text("text", "CONFIG.EXS")
+            .text("session", ODD_ID),
+    );
+    assert!(!found.is_empty() && found.iter().all(|turn| turn[0] == ODD_ID));
+    assert_eq!(
+        rows(&store, &DESIGN_RECENT_TURNS, &session(ODD_ID)).len(),
+        rows(&store, &DESIGN_RECENT_TURNS, &session("odd \"id\"")).len()
+    );
+}

@@ -64,6 +64,12 @@ pub enum StoreError {
     /// A SPARQL query does not parse.
     #[error("invalid SPARQL query")]
     QuerySyntax(#[source] SparqlSyntaxError),
+    /// A SPARQL update was given where only queries are allowed.
+    #[error("this is a SPARQL update: queries are read-only unless --update is given")]
+    UpdateNotAllowed,
+    /// A SPARQL update failed while running; nothing of it was written.
+    #[error("SPARQL update failed")]
+    UpdateEvaluation(#[source] oxigraph::sparql::UpdateEvaluationError),
     /// A SPARQL query failed while running.
     #[error("SPARQL query failed")]
     QueryEvaluation(#[source] oxigraph::sparql::QueryEvaluationError),
@@ -517,7 +523,13 @@ impl HistoryStore {
     pub fn query(&self, sparql: &str) -> Result<QueryResults<'static>, StoreError> {
         let mut prepared = SparqlEvaluator::new()
             .parse_query(sparql)
-            .map_err(StoreError::QuerySyntax)?;
+            .map_err(|error| {
+                if SparqlEvaluator::new().parse_update(sparql).is_ok() {
+                    StoreError::UpdateNotAllowed
+                } else {
+                    StoreError::QuerySyntax(error)
+                }
+            })?;
         if prepared.dataset().is_default_dataset() {
             prepared.dataset_mut().set_default_graph_as_union();
         }
@@ -525,6 +537,19 @@ impl HistoryStore {
             .on_store(&self.store)
             .execute()
             .map_err(StoreError::QueryEvaluation)
+    }
+
+    /// Runs a SPARQL 1.1 update, in one transaction. It writes what it says, bypassing
+    /// the checks and the mapping: ihigraph's guarantees (lossless export, one graph per
+    /// session) hold for what ihigraph wrote. `LOAD` and `SERVICE` fail: Oxigraph is
+    /// built without its HTTP client.
+    pub fn update(&self, sparql: &str) -> Result<(), StoreError> {
+        SparqlEvaluator::new()
+            .parse_update(sparql)
+            .map_err(StoreError::QuerySyntax)?
+            .on_store(&self.store)
+            .execute()
+            .map_err(StoreError::UpdateEvaluation)
     }
 
     /// Runs a canned query with its arguments bound as typed RDF terms (never pasted

@@ -210,10 +210,41 @@ fn sparql_errors_are_refusals() {
         .assert()
         .code(1)
         .stderr(contains("invalid SPARQL query"));
-    ihigraph(&dir.path().join("store"))
-        .args(["sparql", "INSERT DATA { <a:b> <a:b> <a:b> }"])
+    let store = dir.path().join("store");
+    let before = store_dump(&store);
+    ihigraph(&store)
+        .args([
+            "sparql",
+            "INSERT DATA { GRAPH <a:g> { <a:b> <a:b> <a:b> } }",
+        ])
         .assert()
-        .code(1);
+        .code(2)
+        .stderr(contains("read-only unless --update"));
+    assert_eq!(store_dump(&store), before);
+    // LOAD would reach the network: it fails, and nothing is written.
+    ihigraph(&store)
+        .args([
+            "sparql",
+            "--update",
+            "LOAD <http://example.com/data.ttl> INTO GRAPH <a:g>",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("SPARQL update failed"));
+    assert_eq!(store_dump(&store), before);
+    ihigraph(&store)
+        .args([
+            "sparql",
+            "--update",
+            "INSERT DATA { GRAPH <a:g> { <a:b> <a:b> <a:b> } }",
+        ])
+        .assert()
+        .success();
+    ihigraph(&store)
+        .args(["sparql", "--format", "csv", "ASK { <a:b> <a:b> <a:b> }"])
+        .assert()
+        .success()
+        .stdout(contains("true"));
 }
 
 #[test]

@@ -47,7 +47,7 @@ pub enum Command {
     Ingest(CheckArgs),
     /// Check PGM-IHI documents against the standard, without a store.
     Validate(CheckArgs),
-    /// Run a SPARQL query over the union of all session graphs (read-only).
+    /// Run a SPARQL query over the union of all graphs (read-only unless --update).
     Sparql(SparqlArgs),
     /// List the canned queries and their parameters, or print one query's SPARQL.
     Queries {
@@ -108,8 +108,12 @@ pub struct SparqlArgs {
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// Output format [default: table on a terminal, tsv otherwise]
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "update")]
     pub format: Option<ResultsFormat>,
+    /// Run a SPARQL 1.1 update (INSERT, DELETE, ...) instead of a query: it writes to
+    /// the store directly, bypassing ihigraph's checks.
+    #[arg(long)]
+    pub update: bool,
 }
 
 #[derive(Debug, Args)]

@@ -250,6 +250,15 @@ fn sparql(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {
             .with_context(|| format!("cannot read query file {}", file.display()))?,
         (None, None) => return Err(UsageError("give a query or --file".to_owned()).into()),
     };
+    if args.update {
+        let before = store.quad_count()?;
+        store.update(&query)?;
+        println!(
+            "updated: {before} → {} quads in session graphs",
+            store.quad_count()?
+        );
+        return Ok(Status::Success);
+    }
     let results = store.query(&query)?;
     let format = results_format(args.format);
     let mut out = BufWriter::new(io::stdout().lock());

@@ -69,12 +69,14 @@ fn status_of(error: &anyhow::Error) -> Status {
             return match store_error {
                 StoreError::QuerySyntax(_)
                 | StoreError::QueryEvaluation(_)
+                | StoreError::UpdateEvaluation(_)
                 | StoreError::UnknownSession { .. }
                 | StoreError::Refused { .. }
                 | StoreError::Retrieve(_) => Status::Refused,
                 StoreError::SchemeConflict { .. }
                 | StoreError::Scheme(_)
                 | StoreError::SingleGraphFormat { .. }
+                | StoreError::UpdateNotAllowed
                 | StoreError::Parameter(_) => Status::Usage,
                 _ => Status::Failure,
             };

@@ -572,3 +572,61 @@ fn a_killed_append_leaves_the_old_or_the_new_turn_count() {
         "the kill times should catch both outcomes"
     );
 }
+
+#[test]
+fn ctrl_c_stops_ingest_after_the_current_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = common::example("support-ticket-fr.json");
+    let mut lines = String::new();
+    for index in 0..200 {
+        let mut document = template.clone();
+        document["SessionID"] = json!(format!("int-{index:03}"));
+        lines.push_str(&document.to_string());
+        lines.push('\n');
+    }
+    let input = dir.path().join("sessions.jsonl");
+    std::fs::write(&input, &lines).unwrap();
+    let store_dir = dir.path().join("store");
+    let mut command = binary(&store_dir);
+    let child = command
+        .arg("ingest")
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once some sessions are stored (the store's lock file is then there).
+    std::thread::sleep(Duration::from_millis(1500));
+    let signal = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signal.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(130), "{stdout}{stderr}");
+    assert!(stderr.contains("interrupted "), "{stderr}");
+    let reported: usize = stdout
+        .strip_prefix("ingested ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(reported < 200, "{stdout}");
+    if reported > 0 {
+        assert!(
+            stderr.contains(&format!(
+                "interrupted after {}:{reported}:",
+                input.display()
+            )),
+            "{stderr}"
+        );
+    }
+    let store = HistoryStore::open(&store_dir, &Default::default()).unwrap();
+    assert_eq!(store.session_count().unwrap(), reported);
+    for (id, _) in store.sessions().unwrap() {
+        let mut expected = template.clone();
+        expected["SessionID"] = json!(id);
+        assert_eq!(exported(&store, &id), expected);
+    }
+}

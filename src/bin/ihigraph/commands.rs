@@ -14,6 +14,8 @@ use ihigraph::{
 };
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A command line that is well-formed but asks for something impossible.
 #[derive(Debug, thiserror::Error)]
@@ -236,11 +238,33 @@ fn print_summary(summary: &IngestSummary) -> Status {
 fn ingest(store: &HistoryStore, args: &CheckArgs) -> Result<Status> {
     let options = check_options(args);
     let mut summary = IngestSummary::default();
+    // Ctrl-C (or SIGTERM) stops between documents: the session being written is
+    // finished, nothing after it is started.
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupted);
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .context("cannot install the Ctrl-C handler")?;
+    let mut last = None;
     for input in read_documents(&args.paths) {
+        if interrupted.load(Ordering::SeqCst) {
+            break;
+        }
         let document = prepare_document(input.origin, input.value, options, store.scheme());
         ingest_document(store, &document, &mut summary)?;
+        last = Some(document.origin);
     }
-    Ok(print_summary(&summary))
+    let status = print_summary(&summary);
+    if interrupted.load(Ordering::SeqCst) {
+        let place = last.map_or_else(
+            || "before the first document".to_owned(),
+            |origin| format!("after {origin}"),
+        );
+        eprintln!(
+            "interrupted {place}: every session up to there is stored whole, nothing after it"
+        );
+        return Ok(Status::Interrupted);
+    }
+    Ok(status)
 }
 
 fn sparql(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {

@@ -1,6 +1,7 @@
 //! The `ihigraph` command. Exit codes: 0 success, 1 input refused (a document failed its
 //! checks, a query is invalid, a session is unknown), 2 usage error (bad arguments, a
-//! setting that conflicts with the store's), 3 failure of the store or the system.
+//! setting that conflicts with the store's), 3 failure of the store or the system, 130
+//! interrupted (Ctrl-C) after the session being written.
 
 mod cli;
 mod commands;
@@ -22,6 +23,8 @@ pub enum Status {
     Usage = 2,
     /// The store or the system failed.
     Failure = 3,
+    /// Stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
+    Interrupted = 130,
 }
 
 impl From<Status> for ExitCode {

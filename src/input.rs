@@ -276,9 +276,13 @@ impl Iterator for FileDocuments {
                     Ok(0) => return None,
                     Ok(_) if is_blank(buffer) => {}
                     Ok(_) => {
+                        // Without its line end, so that an error at the end of the line
+                        // is placed on this line, not the next.
+                        let text = buffer.strip_suffix(b"\n").unwrap_or(buffer);
+                        let text = text.strip_suffix(b"\r").unwrap_or(text);
                         return Some(InputDocument {
                             origin,
-                            value: parse_slice(buffer),
+                            value: parse_slice(text),
                         });
                     }
                     Err(source) => {

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Seeds the fuzz corpora from the project's fixtures and examples (run from fuzz/).
+set -eu
+mkdir -p corpus/document corpus/append
+cp ../examples/histories/*.json ../tests/fixtures/valid/*.json ../tests/fixtures/invalid/*.json corpus/document/
+split -l 1 -d ../tests/fixtures/invalid/one-bad-line.jsonl corpus/document/jsonl-line-
+python3 - <<'PY'
+import json, glob
+for path in glob.glob("../examples/histories/*.json") + glob.glob("../tests/fixtures/valid/*.json"):
+    document = json.load(open(path))
+    for position, turn in enumerate(document["Turns"]):
+        name = path.split("/")[-1].removesuffix(".json")
+        with open(f"corpus/append/{name}-{position}.json", "w") as out:
+            json.dump(turn, out)
+PY

@@ -77,19 +77,16 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
         invocations_by_call_id: HashMap::new(),
         unanswered_by_name: HashMap::new(),
         results_seen: HashSet::new(),
+        tools_declared: HashSet::new(),
     };
     mapper.session(history);
     for (position, turn) in history.turns.iter().enumerate() {
         mapper.turn(turn, position);
     }
-    // A tool used twice is declared twice: keep each quad once, in first-seen order.
-    let mut seen = HashSet::with_capacity(mapper.out.quads.len());
-    let mut quads = mapper.out.quads;
-    quads.retain(|quad| seen.insert(quad.clone()));
     SessionGraph {
         session_id: session_id.clone(),
         graph,
-        quads,
+        quads: mapper.out.quads,
         turn_count: history.turns.len(),
         warnings: mapper.warnings,
     }
@@ -199,6 +196,9 @@ struct Mapper<'a> {
     /// Results already recorded: a prompt often repeats the whole message history, and
     /// each result is recorded once, where it first appears.
     results_seen: HashSet<(Option<String>, Option<String>, String)>,
+    /// Tools already declared (type and label), so that a tool called twice is
+    /// declared once.
+    tools_declared: HashSet<String>,
 }
 
 impl Mapper<'_> {
@@ -498,8 +498,10 @@ impl Mapper<'_> {
             out.types(&node, &[ch::TOOL_INVOCATION, prov::ACTIVITY]);
             out.string(&node, ch::TOOL_NAME, &call.name);
             out.add(&node, ch::USES_TOOL, tool.clone());
-            out.types(&tool, &[ihi::TOOL]);
-            out.string(&tool, rdf::LABEL, &call.name);
+            if self.tools_declared.insert(call.name.clone()) {
+                out.types(&tool, &[ihi::TOOL]);
+                out.string(&tool, rdf::LABEL, &call.name);
+            }
             if let Some(arguments) = &call.arguments {
                 out.string(&node, ch::INVOCATION_PARAMETERS, arguments);
             }

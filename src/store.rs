@@ -405,16 +405,16 @@ impl HistoryStore {
         create: Option<&NewSession>,
         options: CheckOptions,
     ) -> Result<AppendOutcome, StoreError> {
-        let mut document = match (self.history(session_id), create) {
-            (Ok(history), _) => {
-                serde_json::to_value(&history).expect("a history always serializes")
+        let (mut document, created) = match (self.history(session_id), create) {
+            (Ok(history), _) => (
+                serde_json::to_value(&history).expect("a history always serializes"),
+                false,
+            ),
+            (Err(StoreError::UnknownSession { .. }), Some(new)) => {
+                (new.document(session_id, turn), true)
             }
-            (Err(StoreError::UnknownSession { .. }), Some(new)) => new.document(session_id, turn),
             (Err(error), _) => return Err(error),
         };
-        let created = !self
-            .store
-            .contains_named_graph(&self.scheme.session_graph(session_id))?;
         if !created {
             let turns = document
                 .get_mut("Turns")

@@ -361,3 +361,23 @@ fn results_repeated_in_later_prompts_are_recorded_once() {
     assert_eq!(results, 3);
     assert!(session.warnings.is_empty(), "{:?}", session.warnings);
 }
+
+#[test]
+fn every_quad_is_written_once() {
+    // A tool called in several turns is declared once.
+    let mut documents: Vec<Value> = std::fs::read_dir(examples_dir())
+        .unwrap()
+        .map(|entry| {
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap()
+        })
+        .collect();
+    documents.push(fixture("valid/complete.json"));
+    for document in documents {
+        let history = check_document(&document, CheckOptions::default())
+            .history
+            .unwrap();
+        let graph = map_history(&history, &IriScheme::default());
+        let unique: HashSet<_> = graph.quads.iter().collect();
+        assert_eq!(unique.len(), graph.quads.len(), "{}", graph.session_id);
+    }
+}

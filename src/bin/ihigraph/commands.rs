@@ -12,6 +12,7 @@ use ihigraph::{
     NewSession, Origin, PreparedDocument, RECENT_TURNS, SESSIONS, SchemeRequest, Severity,
     StoreError, TOOL_USAGE, parse_json, prepare_document, read_documents,
 };
+use oxigraph::sparql::QueryResults;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -283,10 +284,22 @@ fn sparql(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {
         );
         return Ok(Status::Success);
     }
-    let results = store.query(&query)?;
-    let format = results_format(args.format);
+    print_results(store, store.query(&query)?, args.format)
+}
+
+/// Results on standard output, in the format asked for (see [`results_format`]).
+fn print_results(
+    store: &HistoryStore,
+    results: QueryResults<'_>,
+    format: Option<ResultsFormat>,
+) -> Result<Status> {
     let mut out = BufWriter::new(io::stdout().lock());
-    write_results(results, format, store.scheme().base(), &mut out)?;
+    write_results(
+        results,
+        results_format(format),
+        store.scheme().base(),
+        &mut out,
+    )?;
     out.flush()?;
     Ok(Status::Success)
 }
@@ -344,20 +357,11 @@ fn query(store: &HistoryStore, args: &QueryArgs) -> Result<Status> {
         .fold(Arguments::new(), |arguments, (name, value)| {
             arguments.raw(name.as_str(), value.as_str())
         });
-    let mut out = BufWriter::new(io::stdout().lock());
     if args.show {
-        writeln!(out, "{}", canned.bind(&arguments, store.scheme())?)?;
-    } else {
-        let results = store.run(canned, &arguments)?;
-        write_results(
-            results,
-            results_format(args.format),
-            store.scheme().base(),
-            &mut out,
-        )?;
+        println!("{}", canned.bind(&arguments, store.scheme())?);
+        return Ok(Status::Success);
     }
-    out.flush()?;
-    Ok(Status::Success)
+    print_results(store, store.run(canned, &arguments)?, args.format)
 }
 
 fn export(store: &HistoryStore, args: &ExportArgs) -> Result<Status> {
@@ -392,16 +396,7 @@ fn export_documents(store: &HistoryStore, session: Option<&str>) -> Result<Statu
 }
 
 fn sessions(store: &HistoryStore, format: Option<ResultsFormat>) -> Result<Status> {
-    let results = store.run(&SESSIONS, &Arguments::new())?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    write_results(
-        results,
-        results_format(format),
-        store.scheme().base(),
-        &mut out,
-    )?;
-    out.flush()?;
-    Ok(Status::Success)
+    print_results(store, store.run(&SESSIONS, &Arguments::new())?, format)
 }
 
 fn append(store: &HistoryStore, args: &AppendArgs) -> Result<Status> {

@@ -13,6 +13,12 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+/// The largest document read, in bytes: a `.json` file or a JSON Lines line longer than
+/// this is refused after reading this much of it, so that no input, however long its
+/// lines, makes ihigraph hold more than this at once (a document's JSON value takes a
+/// few times its text in memory).
+pub const MAX_DOCUMENT_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The name that stands for standard input among paths.
 pub const STDIN_PATH: &str = "-";
 
@@ -58,6 +64,12 @@ pub enum ReadError {
     /// The path is neither a file nor a directory.
     #[error("not a file or directory")]
     NotAFile,
+    /// The document is longer than the limit.
+    #[error("document longer than {} MiB, the most ihigraph reads as one document", limit / (1024 * 1024))]
+    TooLarge {
+        /// The limit, in bytes ([`MAX_DOCUMENT_BYTES`] unless set otherwise).
+        limit: u64,
+    },
 }
 
 impl ReadError {
@@ -108,11 +120,29 @@ pub struct InputDocument {
 /// # Ok::<_, std::io::Error>(())
 /// ```
 pub fn read_documents(paths: &[PathBuf]) -> impl Iterator<Item = InputDocument> {
+    read_documents_up_to(paths, MAX_DOCUMENT_BYTES)
+}
+
+/// [`read_documents`] with another bound than [`MAX_DOCUMENT_BYTES`] on a document's
+/// length in bytes.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("a.jsonl"), "{\"x\":\"long enough\"}\n{\"x\":2}\n")?;
+/// let documents: Vec<_> = ihigraph::read_documents_up_to(&[dir.path().to_path_buf()], 10).collect();
+/// assert_eq!(documents[0].value.as_ref().unwrap_err().to_string(),
+///            "document longer than 0 MiB, the most ihigraph reads as one document");
+/// assert_eq!(documents[1].value.as_ref().unwrap()["x"], 2);
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn read_documents_up_to(paths: &[PathBuf], limit: u64) -> impl Iterator<Item = InputDocument> {
     let mut files = Vec::new();
     for path in paths {
         collect_files(path, &mut files);
     }
-    files.into_iter().flat_map(FileDocuments::open)
+    files
+        .into_iter()
+        .flat_map(move |source| FileDocuments::open(source, limit))
 }
 
 /// Whether a path names a document file ihigraph reads from directories.
@@ -193,11 +223,12 @@ enum FileDocuments {
         reader: Box<dyn BufRead>,
         line: u64,
         buffer: Vec<u8>,
+        limit: u64,
     },
 }
 
 impl FileDocuments {
-    fn open(source: Source) -> Self {
+    fn open(source: Source, limit: u64) -> Self {
         match source {
             Source::Unreadable(path, error) => Self::single(display_name(&path), Err(error)),
             Source::File(path) => {
@@ -207,14 +238,14 @@ impl FileDocuments {
                     Ok(file) => {
                         let reader = BufReader::with_capacity(1 << 16, file);
                         if is_json_lines(&path) {
-                            Self::lines(name, Box::new(reader), 0)
+                            Self::lines(name, Box::new(reader), limit)
                         } else {
-                            Self::single(name, parse_reader(reader))
+                            Self::single(name, parse_reader(reader, limit))
                         }
                     }
                 }
             }
-            Source::Stdin => Self::stdin(),
+            Source::Stdin => Self::stdin(limit),
         }
     }
 
@@ -225,31 +256,32 @@ impl FileDocuments {
         }))
     }
 
-    fn lines(name: String, reader: Box<dyn BufRead>, line: u64) -> Self {
+    fn lines(name: String, reader: Box<dyn BufRead>, limit: u64) -> Self {
         Self::Lines {
             name,
             reader,
-            line,
+            line: 0,
             buffer: Vec::new(),
+            limit,
         }
     }
 
     /// Standard input: JSON Lines when the first line is a JSON value by itself, else
     /// one document.
-    fn stdin() -> Self {
+    fn stdin(limit: u64) -> Self {
         let name = "<stdin>".to_owned();
         let mut reader = BufReader::with_capacity(1 << 16, io::stdin());
         let mut first = Vec::new();
-        if let Err(source) = reader.read_until(b'\n', &mut first) {
+        if let Err(source) = (&mut reader).take(limit).read_until(b'\n', &mut first) {
             return Self::single(name, Err(ReadError::Io { source }));
         }
         let first_is_document =
             !is_blank(&first) && serde_json::from_slice::<serde::de::IgnoredAny>(&first).is_ok();
         let replay = io::Cursor::new(first).chain(reader);
         if first_is_document {
-            Self::lines(name, Box::new(BufReader::new(replay)), 0)
+            Self::lines(name, Box::new(BufReader::new(replay)), limit)
         } else {
-            Self::single(name, parse_reader(replay))
+            Self::single(name, parse_reader(replay, limit))
         }
     }
 }
@@ -265,6 +297,7 @@ impl Iterator for FileDocuments {
                 reader,
                 line,
                 buffer,
+                limit,
             } => loop {
                 buffer.clear();
                 *line += 1;
@@ -272,9 +305,29 @@ impl Iterator for FileDocuments {
                     name: name.clone(),
                     line: Some(*line),
                 };
-                match reader.read_until(b'\n', buffer) {
+                // One byte more than the limit tells a line that is too long.
+                match (&mut *reader)
+                    .take(limit.saturating_add(1))
+                    .read_until(b'\n', buffer)
+                {
                     Ok(0) => return None,
                     Ok(_) if is_blank(buffer) => {}
+                    Ok(_) if buffer.last() != Some(&b'\n') && buffer.len() as u64 > *limit => {
+                        // Skip the rest of the line without keeping it.
+                        let skipped = reader.skip_until(b'\n');
+                        if let Err(source) = skipped {
+                            *reader = Box::new(io::empty());
+                            return Some(InputDocument {
+                                origin,
+                                value: Err(ReadError::Io { source }),
+                            });
+                        }
+                        *buffer = Vec::new();
+                        return Some(InputDocument {
+                            origin,
+                            value: Err(ReadError::TooLarge { limit: *limit }),
+                        });
+                    }
                     Ok(_) => {
                         // Without its line end, so that an error at the end of the line
                         // is placed on this line, not the next.
@@ -322,7 +375,9 @@ fn parse_slice(bytes: &[u8]) -> Result<Value, ReadError> {
     serde_json::from_slice(bytes).map_err(|e| ReadError::syntax(&e))
 }
 
-fn parse_reader(mut reader: impl Read) -> Result<Value, ReadError> {
+fn parse_reader(reader: impl Read, limit: u64) -> Result<Value, ReadError> {
+    // One byte more than the limit tells a document that is too long.
+    let mut reader = reader.take(limit.saturating_add(1));
     let mut head = [0_u8; 4];
     let mut filled = 0;
     while filled < head.len() {
@@ -334,11 +389,16 @@ fn parse_reader(mut reader: impl Read) -> Result<Value, ReadError> {
         }
     }
     check_encoding_mark(&head[..filled])?;
-    let reader = BufReader::new(io::Cursor::new(head[..filled].to_vec()).chain(reader));
-    let mut deserializer = serde_json::Deserializer::from_reader(reader);
-    let value = serde::Deserialize::deserialize(&mut deserializer).map_err(read_error)?;
-    deserializer.end().map_err(read_error)?;
-    Ok(value)
+    let mut reader = BufReader::new(io::Cursor::new(head[..filled].to_vec()).chain(reader));
+    let mut deserializer = serde_json::Deserializer::from_reader(&mut reader);
+    let value = serde::Deserialize::deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    // Having read one byte more than the limit means the document is too long, whether
+    // it ended there (a truncated-looking document) or parsed (its last byte past it).
+    if reader.into_inner().into_inner().1.limit() == 0 {
+        return Err(ReadError::TooLarge { limit });
+    }
+    value.map_err(read_error)
 }
 
 fn read_error(error: serde_json::Error) -> ReadError {
@@ -400,7 +460,7 @@ mod tests {
             error.to_string().contains("nesting deeper than 128"),
             "{error}"
         );
-        let error = parse_reader(deep.as_bytes()).expect_err("too deep");
+        let error = parse_reader(deep.as_bytes(), MAX_DOCUMENT_BYTES).expect_err("too deep");
         assert!(
             error.to_string().contains("nesting deeper than 128"),
             "{error}"
@@ -415,7 +475,7 @@ mod tests {
             b"\xEF\xBB\xBF{}",
         ] {
             let slice = parse_slice(input).map_err(|e| e.to_string());
-            let reader = parse_reader(input).map_err(|e| e.to_string());
+            let reader = parse_reader(input, MAX_DOCUMENT_BYTES).map_err(|e| e.to_string());
             assert_eq!(slice, reader);
         }
     }

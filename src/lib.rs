@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod check;
+mod generate;
 mod history;
 mod input;
 mod iri;
@@ -20,12 +21,14 @@ pub use crate::check::{
     CheckOptions, CheckedDocument, MAX_DESCRIPTIVE_METADATA_CHARS, Problem, Rule, Severity,
     check_document, check_turn,
 };
+pub use crate::generate::{GenerateOptions, generate};
 pub use crate::history::{
     AccuracyMode, DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role,
     SimpleTime, TimeFlags, TimeSegment, TimeUnit, Turn,
 };
 pub use crate::input::{
-    InputDocument, Origin, ReadError, STDIN_PATH, is_document_file, parse_json, read_documents,
+    InputDocument, MAX_DOCUMENT_BYTES, Origin, ReadError, STDIN_PATH, is_document_file, parse_json,
+    read_documents, read_documents_up_to,
 };
 pub use crate::iri::{
     DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,

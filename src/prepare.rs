@@ -114,6 +114,7 @@ pub fn prepare_document(
                     "syntax",
                     message.clone(),
                 ),
+                ReadError::TooLarge { .. } => (Place::Document, "size", error.to_string()),
                 other => (Place::Document, "io", other.to_string()),
             };
             return PreparedDocument {

@@ -424,11 +424,10 @@ fn fill_values_row(pattern: &mut GraphPattern, row: &[(&str, Option<GroundTerm>)
     }
 }
 
-/// Sets the query's `LIMIT` (adding one if it has none).
+/// Sets every `LIMIT` of the query to `limit` (a subquery's too: `recent-turns` picks
+/// its turns in one), adding one to the query if it has none.
 fn set_limit(pattern: &mut GraphPattern, limit: usize) {
-    if let GraphPattern::Slice { length, .. } = pattern {
-        *length = Some(limit);
-    } else {
+    if !replace_limits(pattern, limit) {
         let inner = std::mem::replace(
             pattern,
             GraphPattern::Bgp {
@@ -440,6 +439,36 @@ fn set_limit(pattern: &mut GraphPattern, limit: usize) {
             start: 0,
             length: Some(limit),
         };
+    }
+}
+
+/// Sets the length of every `LIMIT` in the pattern; whether there was one.
+fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
+    match pattern {
+        GraphPattern::Slice { inner, length, .. } => {
+            let found = length.is_some();
+            if found {
+                *length = Some(limit);
+            }
+            replace_limits(inner, limit) || found
+        }
+        GraphPattern::Join { left, right }
+        | GraphPattern::LeftJoin { left, right, .. }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right } => {
+            // Both sides, not the first that has one.
+            let on_left = replace_limits(left, limit);
+            replace_limits(right, limit) || on_left
+        }
+        GraphPattern::Filter { inner, .. }
+        | GraphPattern::Graph { inner, .. }
+        | GraphPattern::Extend { inner, .. }
+        | GraphPattern::OrderBy { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Group { inner, .. } => replace_limits(inner, limit),
+        _ => false,
     }
 }
 

@@ -110,3 +110,76 @@ fn a_gigabyte_of_garbage_is_refused_at_its_first_byte() {
     assert_eq!(std::fs::metadata(&input).unwrap().len(), 1 << 30);
     refused(&input, &["garbage.json:1:1: error[syntax]"]);
 }
+
+#[test]
+fn a_json_lines_line_longer_than_the_limit_is_refused_without_being_held() {
+    // A line of 257 MiB without a newline inside, between two good lines: it is read
+    // up to the limit, skipped to its end, and named by its line.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("long-line.jsonl");
+    let mut good: serde_json::Value = common::fixture("valid/complete.json");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&input).unwrap());
+    good["SessionID"] = "before-the-long-line".into();
+    writeln!(file, "{good}").unwrap();
+    file.write_all(b"{\"SessionID\": \"").unwrap();
+    let block = vec![b'x'; 1 << 20];
+    for _ in 0..257 {
+        file.write_all(&block).unwrap();
+    }
+    file.write_all(b"\"}\n").unwrap();
+    good["SessionID"] = "after-the-long-line".into();
+    writeln!(file, "{good}").unwrap();
+    file.flush().unwrap();
+    drop(file);
+    let store = dir.path().join("store");
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(&input)
+        .assert()
+        .code(1)
+        .stdout(contains("ingested 2 sessions").and(contains("refused 1 document")))
+        .stderr(contains(
+            "long-line.jsonl:2: error[size]: document longer than 256 MiB",
+        ));
+    let dump = store_dump(&store).join("\n");
+    assert!(dump.contains("before-the-long-line") && dump.contains("after-the-long-line"));
+}
+
+#[test]
+fn a_document_longer_than_the_bound_is_refused_in_every_kind_of_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let document = common::fixture("valid/complete.json").to_string();
+    let limit = u64::try_from(document.len()).unwrap() - 1;
+    std::fs::write(dir.path().join("a.json"), &document).unwrap();
+    std::fs::write(
+        dir.path().join("b.jsonl"),
+        format!("{document}\n{{\"short\": 1}}\n"),
+    )
+    .unwrap();
+    let read: Vec<_> = ihigraph::read_documents_up_to(&[dir.path().to_owned()], limit).collect();
+    let outcomes: Vec<(String, String)> = read
+        .iter()
+        .map(|d| {
+            let outcome = match &d.value {
+                Ok(_) => "read".to_owned(),
+                Err(error) => error.to_string(),
+            };
+            (d.origin.to_string(), outcome)
+        })
+        .collect();
+    let too_long = "document longer than 0 MiB, the most ihigraph reads as one document";
+    let name = |file: &str| dir.path().join(file).display().to_string();
+    assert_eq!(
+        outcomes,
+        [
+            (name("a.json"), too_long.to_owned()),
+            (format!("{}:1", name("b.jsonl")), too_long.to_owned()),
+            (format!("{}:2", name("b.jsonl")), "read".to_owned()),
+        ]
+    );
+    // At the limit exactly, it is read.
+    let at_limit = limit + 1;
+    assert!(
+        ihigraph::read_documents_up_to(&[dir.path().to_owned()], at_limit).all(|d| d.value.is_ok())
+    );
+}

@@ -44,7 +44,7 @@ pub struct StoreArgs {
 pub enum Command {
     /// Check PGM-IHI documents and store each session as a named graph (replacing an
     /// earlier version of it). Refused documents change nothing.
-    Ingest(CheckArgs),
+    Ingest(IngestArgs),
     /// Check PGM-IHI documents against the standard, without a store.
     Validate(CheckArgs),
     /// Run a SPARQL query over the union of all graphs (read-only unless --update).
@@ -81,6 +81,29 @@ pub enum Command {
     Ontology,
     /// Ingest the bundled example histories and show their recent turns and tool calls.
     Demo,
+    /// Write a seeded synthetic corpus of realistic histories (for benchmarks and load
+    /// tests): JSON Lines on standard output, or one JSON file per session with --dir.
+    Generate(GenerateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many sessions.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub sessions: usize,
+    /// The seed: the same arguments give the same corpus, byte for byte.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The fewest turns of a session.
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub min_turns: u16,
+    /// The most turns of a session.
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_turns: u16,
+    /// Write one SESSIONID.json per session into this directory (created if missing)
+    /// instead of JSON Lines on standard output.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -93,6 +116,18 @@ pub struct CheckArgs {
     /// (searched recursively for those), or - for standard input.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Quads written per batch: each batch is added to the store in one atomic step
+    /// (bigger batches are faster and take more memory; each session is always
+    /// stored whole).
+    #[arg(long, default_value_t = crate::commands::DEFAULT_BATCH_QUADS, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub batch_quads: usize,
 }
 
 #[derive(Debug, Args)]

@@ -2,26 +2,34 @@
 
 use crate::Status;
 use crate::cli::{
-    AppendArgs, CheckArgs, Cli, Command, DeleteArgs, ExportArgs, QueryArgs, RdfExportFormat,
-    ResultsFormat, SparqlArgs, StoreArgs,
+    AppendArgs, CheckArgs, Cli, Command, DeleteArgs, ExportArgs, GenerateArgs, QueryArgs,
+    RdfExportFormat, ResultsFormat, SparqlArgs, StoreArgs,
 };
 use crate::output::{write_results, write_text_table};
 use anyhow::{Context, Result};
 use ihigraph::{
-    Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, ExportFormat, HistoryStore, IriScheme,
-    NewSession, Origin, PreparedDocument, RECENT_TURNS, SESSIONS, SchemeRequest, Severity,
-    StoreError, TOOL_USAGE, parse_json, prepare_document, read_documents,
+    Arguments, CANNED_QUERIES, CannedQuery, CheckOptions, ExportFormat, GenerateOptions,
+    HistoryStore, IriScheme, NewSession, Origin, PreparedDocument, RECENT_TURNS, SESSIONS,
+    SchemeRequest, SessionGraph, Severity, StoreError, TOOL_USAGE, parse_json, prepare_document,
+    read_documents,
 };
 use oxigraph::sparql::QueryResults;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 
 /// A command line that is well-formed but asks for something impossible.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// Documents prepared ahead of the writer: enough to keep it busy, few enough that
+/// memory does not grow with the input.
+const PREPARED_AHEAD: usize = 32;
+
+/// Quads written per batch by `ingest` unless `--batch-quads` says otherwise.
+pub const DEFAULT_BATCH_QUADS: usize = 100_000;
 
 /// The bundled example histories, embedded so that `demo` needs no files.
 const EXAMPLES: &[(&str, &str)] = &[
@@ -48,7 +56,7 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Validate(args) => validate(&args),
         Command::Ingest(args) => {
             let store = open_store(&cli.store)?;
-            ingest(&store.store, &args)
+            ingest(&store.store, &args.check, args.batch_quads)
         }
         Command::Sparql(args) => sparql(&open_store(&cli.store)?.store, &args),
         Command::Queries { name } => queries(name.as_deref()),
@@ -68,7 +76,47 @@ pub fn run(cli: Cli) -> Result<Status> {
             Ok(Status::Success)
         }
         Command::Demo => demo(&open_store(&cli.store)?),
+        Command::Generate(args) => generate(&args),
     }
+}
+
+fn generate(args: &GenerateArgs) -> Result<Status> {
+    if args.min_turns > args.max_turns {
+        return Err(UsageError(format!(
+            "--min-turns {} is more than --max-turns {}",
+            args.min_turns, args.max_turns
+        ))
+        .into());
+    }
+    let documents = ihigraph::generate(GenerateOptions {
+        sessions: args.sessions,
+        seed: args.seed,
+        min_turns: args.min_turns.into(),
+        max_turns: args.max_turns.into(),
+    });
+    let Some(dir) = &args.dir else {
+        let mut out = BufWriter::new(io::stdout().lock());
+        for document in documents {
+            serde_json::to_writer(&mut out, &document)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()?;
+        return Ok(Status::Success);
+    };
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create directory {}", dir.display()))?;
+    for document in documents {
+        let id = document["SessionID"].as_str().unwrap_or_default();
+        let path = dir.join(format!("{id}.json"));
+        let write = || -> io::Result<()> {
+            let mut file = BufWriter::new(std::fs::File::create(&path)?);
+            serde_json::to_writer_pretty(&mut file, &document)?;
+            file.write_all(b"\n")?;
+            file.flush()
+        };
+        write().with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(Status::Success)
 }
 
 /// An opened store and where it is.
@@ -171,41 +219,95 @@ struct IngestSummary {
     refused: Vec<String>,
 }
 
-fn ingest_document(
-    store: &HistoryStore,
-    document: &PreparedDocument,
-    summary: &mut IngestSummary,
-) -> Result<()> {
-    report(document);
-    summary.warnings += document
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
-    let Some(session) = &document.session else {
-        summary.refused.push(first_error(document));
-        return Ok(());
-    };
-    let outcome = store.write_session(session).with_context(|| {
-        format!(
-            "{}: cannot store session {:?}",
-            document.origin, session.session_id
-        )
-    })?;
-    if outcome.replaced {
-        eprintln!(
-            "{}: replaced the stored session {:?}",
-            document.origin, session.session_id
-        );
-        summary.replaced += 1;
+/// Accepted sessions waiting to be written together, and where each came from.
+#[derive(Default)]
+struct Batch {
+    sessions: Vec<SessionGraph>,
+    origins: Vec<Origin>,
+    quads: usize,
+}
+
+/// Takes prepared documents in order, reports them, and writes their sessions in
+/// batches of about `batch_quads` quads (see [`HistoryStore::write_sessions`]).
+struct Ingester<'a> {
+    store: &'a HistoryStore,
+    batch_quads: usize,
+    batch: Batch,
+    summary: IngestSummary,
+    /// The last document taken: once the batch is written, everything up to it is
+    /// settled (stored or refused).
+    last: Option<Origin>,
+}
+
+impl<'a> Ingester<'a> {
+    fn new(store: &'a HistoryStore, batch_quads: usize) -> Self {
+        Self {
+            store,
+            batch_quads,
+            batch: Batch::default(),
+            summary: IngestSummary::default(),
+            last: None,
+        }
     }
-    if outcome.unchanged {
-        summary.unchanged += 1;
+
+    fn add(&mut self, document: PreparedDocument) -> Result<()> {
+        report(&document);
+        self.summary.warnings += document
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let origin = document.origin.clone();
+        match document.session {
+            None => self.summary.refused.push(first_error(&document)),
+            Some(session) => {
+                self.batch.quads += session.quads.len();
+                self.batch.sessions.push(session);
+                self.batch.origins.push(document.origin);
+            }
+        }
+        self.last = Some(origin);
+        if self.batch.quads >= self.batch_quads {
+            self.write_batch()?;
+        }
+        Ok(())
     }
-    summary.sessions += 1;
-    summary.turns += session.turn_count;
-    summary.quads += session.quads.len();
-    Ok(())
+
+    fn write_batch(&mut self) -> Result<()> {
+        let Batch {
+            sessions, origins, ..
+        } = std::mem::take(&mut self.batch);
+        let (Some(first), Some(last)) = (origins.first(), origins.last()) else {
+            return Ok(());
+        };
+        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
+        self.summary.turns += sessions.iter().map(|s| s.turn_count).sum::<usize>();
+        self.summary.quads += sessions.iter().map(|s| s.quads.len()).sum::<usize>();
+        let outcomes = self.store.write_sessions(sessions).with_context(|| {
+            if origins.len() == 1 {
+                format!("{first}: cannot store session {:?}", ids[0])
+            } else {
+                format!("cannot store the sessions of {first} to {last}")
+            }
+        })?;
+        for ((origin, id), outcome) in origins.iter().zip(&ids).zip(outcomes) {
+            if outcome.replaced {
+                eprintln!("{origin}: replaced the stored session {id:?}");
+                self.summary.replaced += 1;
+            }
+            if outcome.unchanged {
+                self.summary.unchanged += 1;
+            }
+        }
+        self.summary.sessions += ids.len();
+        Ok(())
+    }
+
+    /// Writes what is left and gives the totals.
+    fn finish(mut self) -> Result<(IngestSummary, Option<Origin>)> {
+        self.write_batch()?;
+        Ok((self.summary, self.last))
+    }
 }
 
 fn print_summary(summary: &IngestSummary) -> Status {
@@ -236,24 +338,42 @@ fn print_summary(summary: &IngestSummary) -> Status {
     Status::Refused
 }
 
-fn ingest(store: &HistoryStore, args: &CheckArgs) -> Result<Status> {
+fn ingest(store: &HistoryStore, args: &CheckArgs, batch_quads: usize) -> Result<Status> {
     let options = check_options(args);
-    let mut summary = IngestSummary::default();
-    // Ctrl-C (or SIGTERM) stops between documents: the session being written is
-    // finished, nothing after it is started.
+    // Ctrl-C (or SIGTERM) stops reading: the sessions taken so far are written, nothing
+    // after them is started.
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
-    let mut last = None;
-    for input in read_documents(&args.paths) {
-        if interrupted.load(Ordering::SeqCst) {
-            break;
+    // One thread reads, checks and maps; this one writes. The channel is short, so
+    // that memory stays bounded however large the input.
+    let (summary, last) = std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::sync_channel(PREPARED_AHEAD);
+        let (stop, scheme) = (&interrupted, store.scheme());
+        std::thread::Builder::new()
+            .name("prepare".to_owned())
+            .spawn_scoped(scope, move || {
+                for input in read_documents(&args.paths) {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let document = prepare_document(input.origin, input.value, options, scheme);
+                    if sender.send(document).is_err() {
+                        break;
+                    }
+                }
+            })
+            .context("cannot start the reading thread")?;
+        let mut ingester = Ingester::new(store, batch_quads);
+        for document in receiver {
+            if interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            ingester.add(document)?;
         }
-        let document = prepare_document(input.origin, input.value, options, store.scheme());
-        ingest_document(store, &document, &mut summary)?;
-        last = Some(document.origin);
-    }
+        ingester.finish()
+    })?;
     let status = print_summary(&summary);
     if interrupted.load(Ordering::SeqCst) {
         let place = last.map_or_else(
@@ -542,7 +662,7 @@ fn info(opened: &OpenedStore) -> Result<Status> {
 
 fn demo(opened: &OpenedStore) -> Result<Status> {
     let store = &opened.store;
-    let mut summary = IngestSummary::default();
+    let mut ingester = Ingester::new(store, DEFAULT_BATCH_QUADS);
     let mut sessions = Vec::new();
     for (name, text) in EXAMPLES {
         let origin = Origin {
@@ -558,8 +678,9 @@ fn demo(opened: &OpenedStore) -> Result<Status> {
         if let Some(session) = &document.session {
             sessions.push(session.session_id.clone());
         }
-        ingest_document(store, &document, &mut summary)?;
+        ingester.add(document)?;
     }
+    let (summary, _) = ingester.finish()?;
     let status = print_summary(&summary);
     let location = opened
         .location

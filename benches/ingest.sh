@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Whole-process ingest benchmark: `ihigraph ingest` of a generated corpus into a fresh
+# on-disk store, against Oxigraph's own bulk loader loading the very same quads (the
+# store's `export --format nquads`) into another fresh store, in the same run; then
+# query latency on the ingested store, and on a store ten times smaller.
+#
+#   benches/ingest.sh [SESSIONS] [WORK_DIR]      (defaults: 10000, target/ingest-bench)
+#
+# Needs GNU time (/usr/bin/time). Prints a summary table at the end; the README's
+# Performance section records the figures of a run.
+set -euo pipefail
+
+sessions=${1:-10000}
+work=${2:-target/ingest-bench}
+small=$(( sessions / 10 ))
+cd "$(dirname "$0")/.."
+mkdir -p "$work"
+
+# The same C/C++ compiler as the other builds, or cargo rebuilds RocksDB from scratch.
+if command -v ccache > /dev/null; then
+    export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
+fi
+cargo build --release --quiet --bin ihigraph --example bulk_load --example query_latency
+bin=target/release/ihigraph
+
+# time_it NAME COMMAND...: runs COMMAND under GNU time, keeps seconds and peak RSS (KiB).
+time_it() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
+    read -r seconds peak < "$work/$name.time"
+    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
+}
+
+for size in "$sessions" "$small"; do
+    [ -s "$work/corpus-$size.jsonl" ] ||
+        "$bin" generate --sessions "$size" --seed 1 > "$work/corpus-$size.jsonl"
+done
+corpus=$work/corpus-$sessions.jsonl
+rm -rf "$work/ingest" "$work/bulk" "$work/small"
+
+time_it ingest "$bin" --store "$work/ingest" ingest "$corpus" | tee "$work/ingest.out"
+summary=$(grep '^ingested' "$work/ingest.out")
+turns=$(sed -E 's/.* ([0-9]+) turns?,.*/\1/' <<< "$summary")
+quads=$(sed -E 's/.* ([0-9]+) quads?;.*/\1/' <<< "$summary")
+
+time_it export "$bin" --store "$work/ingest" export --format nquads > "$work/corpus.nq"
+time_it bulk target/release/examples/bulk_load "$work/bulk" "$work/corpus.nq"
+# The N-Quads and the second store take as much disk as the first: give it back.
+rm -rf "$work/corpus.nq" "$work/bulk"
+
+"$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
+latency_big=$(target/release/examples/query_latency "$work/ingest")
+latency_small=$(target/release/examples/query_latency "$work/small")
+
+read -r ingest_s ingest_kib < "$work/ingest.time"
+read -r bulk_s bulk_kib < "$work/bulk.time"
+bytes=$(stat -c %s "$corpus")
+echo
+echo "corpus: $sessions sessions, $turns turns, $quads quads, $(( bytes / 1048576 )) MiB of JSON Lines"
+awk -v t="$turns" -v q="$quads" -v b="$bytes" -v is="$ingest_s" -v ik="$ingest_kib" \
+    -v bs="$bulk_s" -v bk="$bulk_kib" 'BEGIN {
+    printf "ihigraph ingest : %7.1f s  %8.0f turns/s  %8.0f quads/s  %6.1f MB/s  peak %5.0f MiB\n", is, t/is, q/is, b/is/1e6, ik/1024
+    printf "oxigraph bulk   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", bs, q/bs, bk/1024
+    printf "ingest speed / bulk-load speed: %.2f\n", bs/is
+}'
+echo "query latency, $sessions sessions:"
+echo "$latency_big"
+echo "query latency, $small sessions:"
+echo "$latency_small"

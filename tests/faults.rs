@@ -109,7 +109,13 @@ fn a_full_disk_is_a_clear_error_and_leaves_every_session_whole() {
         .arg(input.path())
         .assert()
         .code(3)
-        .stderr(contains("cannot store").and(contains("No space left on device")));
+        .stderr(
+            contains("cannot store")
+                .and(contains(
+                    "of earlier batches stored; every session is whole or absent",
+                ))
+                .and(contains("No space left on device")),
+        );
     // With room again, the store opens and holds the examples and whole sessions only.
     mount.remount("size=1024m");
     let mut inputs = examples();

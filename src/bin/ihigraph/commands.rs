@@ -283,12 +283,17 @@ impl<'a> Ingester<'a> {
         let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
         self.summary.turns += sessions.iter().map(|s| s.turn_count).sum::<usize>();
         self.summary.quads += sessions.iter().map(|s| s.quads.len()).sum::<usize>();
+        let stored = self.summary.sessions;
         let outcomes = self.store.write_sessions(sessions).with_context(|| {
-            if origins.len() == 1 {
+            let what = if origins.len() == 1 {
                 format!("{first}: cannot store session {:?}", ids[0])
             } else {
                 format!("cannot store the sessions of {first} to {last}")
-            }
+            };
+            format!(
+                "{what} ({stored} session{} of earlier batches stored; every session is whole or absent)",
+                plural(stored)
+            )
         })?;
         for ((origin, id), outcome) in origins.iter().zip(&ids).zip(outcomes) {
             if outcome.replaced {

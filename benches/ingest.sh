@@ -2,7 +2,9 @@
 # Whole-process ingest benchmark: `ihigraph ingest` of a generated corpus into a fresh
 # on-disk store, against Oxigraph's own bulk loader loading the very same quads (the
 # store's `export --format nquads`) into another fresh store, in the same run; then
-# query latency on the ingested store, and on a store ten times smaller.
+# query latency on the ingested store, and on a store ten times smaller. Both corpora are
+# also read and checked without a store (`validate`) and ingested, to show that peak
+# memory does not grow with the input.
 #
 #   benches/ingest.sh [SESSIONS] [WORK_DIR]      (defaults: 10000, target/ingest-bench)
 #
@@ -39,6 +41,9 @@ done
 corpus=$work/corpus-$sessions.jsonl
 rm -rf "$work/ingest" "$work/bulk" "$work/small"
 
+time_it validate "$bin" validate "$corpus" > /dev/null
+time_it validate-small "$bin" validate "$work/corpus-$small.jsonl" > /dev/null
+
 time_it ingest "$bin" --store "$work/ingest" ingest "$corpus" | tee "$work/ingest.out"
 summary=$(grep '^ingested' "$work/ingest.out")
 turns=$(sed -E 's/.* ([0-9]+) turns?,.*/\1/' <<< "$summary")
@@ -49,20 +54,26 @@ time_it bulk target/release/examples/bulk_load "$work/bulk" "$work/corpus.nq"
 # The N-Quads and the second store take as much disk as the first: give it back.
 rm -rf "$work/corpus.nq" "$work/bulk"
 
-"$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
+time_it ingest-small "$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
 latency_big=$(target/release/examples/query_latency "$work/ingest")
 latency_small=$(target/release/examples/query_latency "$work/small")
 
 read -r ingest_s ingest_kib < "$work/ingest.time"
 read -r bulk_s bulk_kib < "$work/bulk.time"
+read -r validate_s validate_kib < "$work/validate.time"
+read -r _ validate_small_kib < "$work/validate-small.time"
+read -r _ ingest_small_kib < "$work/ingest-small.time"
 bytes=$(stat -c %s "$corpus")
 echo
 echo "corpus: $sessions sessions, $turns turns, $quads quads, $(( bytes / 1048576 )) MiB of JSON Lines"
 awk -v t="$turns" -v q="$quads" -v b="$bytes" -v is="$ingest_s" -v ik="$ingest_kib" \
-    -v bs="$bulk_s" -v bk="$bulk_kib" 'BEGIN {
+    -v bs="$bulk_s" -v bk="$bulk_kib" -v vs="$validate_s" -v vk="$validate_kib" \
+    -v vsk="$validate_small_kib" -v isk="$ingest_small_kib" 'BEGIN {
     printf "ihigraph ingest : %7.1f s  %8.0f turns/s  %8.0f quads/s  %6.1f MB/s  peak %5.0f MiB\n", is, t/is, q/is, b/is/1e6, ik/1024
     printf "oxigraph bulk   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", bs, q/bs, bk/1024
     printf "ingest speed / bulk-load speed: %.2f\n", bs/is
+    printf "validate (no store): %7.1f s  %6.1f MB/s  peak %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", vs, b/vs/1e6, vk/1024, vsk/1024
+    printf "ingest peak memory: %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", ik/1024, isk/1024
 }'
 echo "query latency, $sessions sessions:"
 echo "$latency_big"

@@ -2,9 +2,9 @@
 # Whole-process ingest benchmark: `ihigraph ingest` of a generated corpus into a fresh
 # on-disk store, against Oxigraph's own bulk loader loading the very same quads (the
 # store's `export --format nquads`) into another fresh store, in the same run; then
-# query latency on the ingested store, and on a store ten times smaller. Both corpora are
-# also read and checked without a store (`validate`) and ingested, to show that peak
-# memory does not grow with the input.
+# query latency on the ingested store and on a store ten times smaller, and the cost of
+# a bare Oxigraph lookup on both. Both corpora are also read and checked without a store
+# (`validate`) and ingested, to show that peak memory does not grow with the input.
 #
 #   benches/ingest.sh [SESSIONS] [WORK_DIR]      (defaults: 10000, target/ingest-bench)
 #
@@ -22,7 +22,8 @@ mkdir -p "$work"
 if command -v ccache > /dev/null; then
     export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
 fi
-cargo build --release --quiet --bin ihigraph --example bulk_load --example query_latency
+cargo build --release --quiet --bin ihigraph --example bulk_load --example query_latency \
+    --example store_lookup
 bin=target/release/ihigraph
 
 # time_it NAME COMMAND...: runs COMMAND under GNU time, keeps seconds and peak RSS (KiB).
@@ -57,6 +58,8 @@ rm -rf "$work/corpus.nq" "$work/bulk"
 time_it ingest-small "$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
 latency_big=$(target/release/examples/query_latency "$work/ingest")
 latency_small=$(target/release/examples/query_latency "$work/small")
+lookup_big=$(target/release/examples/store_lookup "$work/ingest")
+lookup_small=$(target/release/examples/store_lookup "$work/small")
 
 read -r ingest_s ingest_kib < "$work/ingest.time"
 read -r bulk_s bulk_kib < "$work/bulk.time"
@@ -79,3 +82,7 @@ echo "query latency, $sessions sessions:"
 echo "$latency_big"
 echo "query latency, $small sessions:"
 echo "$latency_small"
+echo "Oxigraph alone, $sessions sessions:"
+echo "$lookup_big"
+echo "Oxigraph alone, $small sessions:"
+echo "$lookup_small"

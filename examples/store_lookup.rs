@@ -1,0 +1,76 @@
+//! What one lookup costs in Oxigraph itself, below SPARQL and below ihigraph: for up to
+//! `--sample` session graphs spread over the store, the time to find a graph's first
+//! quad (one RocksDB seek) and the time per quad to read and decode the whole graph
+//! (its strings fetched from the id-to-string table). Three passes; the first is cold.
+//! Run on stores of different sizes, it shows how much of the queries' growth with the
+//! store is the store's own. Used by `benches/ingest.sh`.
+//!
+//! ```text
+//! cargo run --release --example store_lookup -- STORE_DIR [--sample N]
+//! ```
+
+use oxigraph::model::{GraphNameRef, NamedNode, NamedOrBlankNode};
+use oxigraph::store::Store;
+use std::error::Error;
+use std::time::Instant;
+
+const PASSES: usize = 3;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let Some(store_dir) = arguments.first() else {
+        return Err("usage: store_lookup STORE_DIR [--sample N]".into());
+    };
+    let sample: usize = match arguments.iter().position(|a| a == "--sample") {
+        Some(at) => arguments.get(at + 1).ok_or("--sample needs N")?.parse()?,
+        None => 1_000,
+    };
+    let store = Store::open(store_dir)?;
+    // Session graphs only: the ontologies live in graphs of their own.
+    let mut graphs: Vec<NamedNode> = Vec::new();
+    for graph in store.named_graphs() {
+        if let NamedOrBlankNode::NamedNode(graph) = graph? {
+            if graph.as_str().contains("/graph/") {
+                graphs.push(graph);
+            }
+        }
+    }
+    graphs.sort();
+    let step = (graphs.len() / sample.max(1)).max(1);
+    let chosen: Vec<&NamedNode> = graphs.iter().step_by(step).take(sample).collect();
+    if chosen.is_empty() {
+        return Err("the store holds no session graph".into());
+    }
+    for pass in 1..=PASSES {
+        let mut seeks = Vec::with_capacity(chosen.len());
+        let mut per_quad = Vec::with_capacity(chosen.len());
+        for graph in &chosen {
+            let graph = Some(GraphNameRef::NamedNode(graph.as_ref()));
+            let started = Instant::now();
+            store
+                .quads_for_pattern(None, None, None, graph)
+                .next()
+                .transpose()?;
+            seeks.push(started.elapsed().as_secs_f64() * 1e6);
+            let started = Instant::now();
+            let mut quads = 0;
+            for quad in store.quads_for_pattern(None, None, None, graph) {
+                quad?;
+                quads += 1;
+            }
+            per_quad.push(started.elapsed().as_secs_f64() * 1e6 / f64::from(quads.max(1)));
+        }
+        println!(
+            "pass {pass}{}: first quad of a graph p50 {:6.1} µs; whole graph p50 {:5.2} µs per quad",
+            if pass == 1 { " (cold)" } else { "       " },
+            median(&mut seeks),
+            median(&mut per_quad),
+        );
+    }
+    Ok(())
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}

@@ -8,6 +8,8 @@
 //! cargo run --release --example query_latency -- STORE_DIR [--sample N]
 //! ```
 
+mod common;
+
 use ihigraph::{Arguments, CannedQuery, HistoryStore, RECENT_TURNS, TOOL_USAGE};
 use oxigraph::sparql::QueryResults;
 use std::error::Error;
@@ -17,25 +19,15 @@ use std::time::{Duration, Instant};
 const PASSES: usize = 5;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let Some(store_dir) = arguments.first() else {
-        return Err("usage: query_latency STORE_DIR [--sample N]".into());
-    };
-    let sample: usize = match arguments.iter().position(|a| a == "--sample") {
-        Some(at) => arguments.get(at + 1).ok_or("--sample needs N")?.parse()?,
-        None => 1_000,
-    };
+    let (store_dir, sample) = common::store_and_sample("query_latency")?;
     let store = HistoryStore::open(store_dir.as_ref(), &Default::default())?;
     let mut sessions = store.sessions()?;
     sessions.sort();
     if sessions.is_empty() {
         return Err("the store holds no session".into());
     }
-    let step = (sessions.len() / sample.max(1)).max(1);
-    let chosen: Vec<&str> = sessions
-        .iter()
-        .step_by(step)
-        .take(sample)
+    let chosen: Vec<&str> = common::spread(&sessions, sample)
+        .into_iter()
         .map(|(id, _)| id.as_str())
         .collect();
     println!(
@@ -58,14 +50,12 @@ fn main() -> Result<(), Box<dyn Error>> {
                 times.push(started.elapsed());
             }
         }
-        times.sort();
-        let at = |quantile: f64| times[((times.len() - 1) as f64 * quantile).round() as usize];
         println!(
             "{:<13} p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms  ({rows} rows)",
             query.name,
-            millis(at(0.5)),
-            millis(at(0.99)),
-            millis(at(1.0)),
+            millis(common::quantile(&mut times, 0.5)),
+            millis(common::quantile(&mut times, 0.99)),
+            millis(common::quantile(&mut times, 1.0)),
         );
     }
     Ok(())

@@ -9,23 +9,18 @@
 //! cargo run --release --example store_lookup -- STORE_DIR [--sample N]
 //! ```
 
+mod common;
+
 use oxigraph::model::{GraphNameRef, NamedNode, NamedOrBlankNode};
 use oxigraph::store::Store;
 use std::error::Error;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const PASSES: usize = 3;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let Some(store_dir) = arguments.first() else {
-        return Err("usage: store_lookup STORE_DIR [--sample N]".into());
-    };
-    let sample: usize = match arguments.iter().position(|a| a == "--sample") {
-        Some(at) => arguments.get(at + 1).ok_or("--sample needs N")?.parse()?,
-        None => 1_000,
-    };
-    let store = Store::open(store_dir)?;
+    let (store_dir, sample) = common::store_and_sample("store_lookup")?;
+    let store = Store::open(&store_dir)?;
     // Session graphs only: the ontologies live in graphs of their own.
     let mut graphs: Vec<NamedNode> = Vec::new();
     for graph in store.named_graphs() {
@@ -36,8 +31,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     graphs.sort();
-    let step = (graphs.len() / sample.max(1)).max(1);
-    let chosen: Vec<&NamedNode> = graphs.iter().step_by(step).take(sample).collect();
+    let chosen = common::spread(&graphs, sample);
     if chosen.is_empty() {
         return Err("the store holds no session graph".into());
     }
@@ -51,26 +45,25 @@ fn main() -> Result<(), Box<dyn Error>> {
                 .quads_for_pattern(None, None, None, graph)
                 .next()
                 .transpose()?;
-            seeks.push(started.elapsed().as_secs_f64() * 1e6);
+            seeks.push(started.elapsed());
             let started = Instant::now();
             let mut quads = 0;
             for quad in store.quads_for_pattern(None, None, None, graph) {
                 quad?;
                 quads += 1;
             }
-            per_quad.push(started.elapsed().as_secs_f64() * 1e6 / f64::from(quads.max(1)));
+            per_quad.push(started.elapsed() / quads.max(1));
         }
         println!(
             "pass {pass}{}: first quad of a graph p50 {:6.1} µs; whole graph p50 {:5.2} µs per quad",
             if pass == 1 { " (cold)" } else { "       " },
-            median(&mut seeks),
-            median(&mut per_quad),
+            micros(common::quantile(&mut seeks, 0.5)),
+            micros(common::quantile(&mut per_quad, 0.5)),
         );
     }
     Ok(())
 }
 
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+fn micros(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e6
 }

@@ -5,12 +5,17 @@
 //! divided by the turns per document printed first.
 //!
 //! Run: `cargo bench --bench pipeline`. Figures are in the README.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ihigraph::{
-    CheckOptions, GenerateOptions, IriScheme, check_document, generate, map_history, parse_json,
-};
+use ihigraph::CheckOptions;
+use ihigraph::check_document;
+use ihigraph::generate::GenerateOptions;
+use ihigraph::generate::generate;
+use ihigraph::rdf::IriScheme;
+use ihigraph::rdf::map_history;
+use ihigraph::read::parse_json;
 use std::hint::black_box;
 
 const SESSIONS: usize = 200;
@@ -81,7 +86,7 @@ fn pipeline(c: &mut Criterion) {
         ] {
             group.throughput(throughput);
             group.bench_function(format!("{name} ({unit})"), |b| {
-                b.iter(|| black_box(stage()))
+                b.iter(|| black_box(stage()));
             });
         }
     }

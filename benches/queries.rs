@@ -8,10 +8,14 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use ihigraph::{
-    Arguments, CannedQuery, CheckOptions, HistoryStore, RECENT_TURNS, TOOL_USAGE, check_document,
-    map_history,
-};
+use ihigraph::Arguments;
+use ihigraph::CannedQuery;
+use ihigraph::CheckOptions;
+use ihigraph::HistoryStore;
+use ihigraph::check_document;
+use ihigraph::query::RECENT_TURNS;
+use ihigraph::query::TOOL_USAGE;
+use ihigraph::rdf::map_history;
 use oxigraph::sparql::QueryResults;
 use serde_json::Value;
 use std::hint::black_box;
@@ -32,7 +36,9 @@ fn session_id(index: usize) -> String {
 /// A store of `sessions` sessions, bulk-loaded (the fast way to build a big store for a
 /// query benchmark; ingest speed is another benchmark's business).
 fn build_store(directory: &std::path::Path, sessions: usize) -> HistoryStore {
-    let store = HistoryStore::open(directory, &Default::default()).unwrap();
+    let backend = ihigraph::store::Embedded::open(directory).unwrap();
+    let raw = backend.oxigraph().clone();
+    let store = HistoryStore::with_backend(backend, &Default::default()).unwrap();
     let templates: Vec<Value> = EXAMPLES
         .iter()
         .map(|text| serde_json::from_str(text).unwrap())
@@ -46,7 +52,7 @@ fn build_store(directory: &std::path::Path, sessions: usize) -> HistoryStore {
             .unwrap();
         quads.extend(map_history(&history, store.scheme()).quads);
     }
-    let mut loader = store.oxigraph().bulk_loader();
+    let mut loader = raw.bulk_loader();
     loader.load_quads(quads).unwrap();
     loader.commit().unwrap();
     store

@@ -8,6 +8,7 @@
 //!
 //! `--parallel` uses `parallel_load_from_file` (the file split in chunks parsed on
 //! every core) instead of one parser feeding the loader.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 
 use oxigraph::io::RdfFormat;
 use oxigraph::store::Store;

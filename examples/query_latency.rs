@@ -7,10 +7,15 @@
 //! ```text
 //! cargo run --release --example query_latency -- STORE_DIR [--sample N]
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 
 mod common;
 
-use ihigraph::{Arguments, CannedQuery, HistoryStore, RECENT_TURNS, TOOL_USAGE};
+use ihigraph::Arguments;
+use ihigraph::CannedQuery;
+use ihigraph::HistoryStore;
+use ihigraph::query::RECENT_TURNS;
+use ihigraph::query::TOOL_USAGE;
 use oxigraph::sparql::QueryResults;
 use std::error::Error;
 use std::time::{Duration, Instant};

@@ -8,6 +8,7 @@
 //! ```text
 //! cargo run --release --example store_lookup -- STORE_DIR [--sample N]
 //! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 
 mod common;
 

@@ -156,7 +156,8 @@ fn a_document_longer_than_the_bound_is_refused_in_every_kind_of_file() {
         format!("{document}\n{{\"short\": 1}}\n"),
     )
     .unwrap();
-    let read: Vec<_> = ihigraph::read_documents_up_to(&[dir.path().to_owned()], limit).collect();
+    let read: Vec<_> =
+        ihigraph::read::read_documents_up_to(&[dir.path().to_owned()], limit).collect();
     let outcomes: Vec<(String, String)> = read
         .iter()
         .map(|d| {
@@ -180,6 +181,7 @@ fn a_document_longer_than_the_bound_is_refused_in_every_kind_of_file() {
     // At the limit exactly, it is read.
     let at_limit = limit + 1;
     assert!(
-        ihigraph::read_documents_up_to(&[dir.path().to_owned()], at_limit).all(|d| d.value.is_ok())
+        ihigraph::read::read_documents_up_to(&[dir.path().to_owned()], at_limit)
+            .all(|d| d.value.is_ok())
     );
 }

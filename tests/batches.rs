@@ -6,10 +6,14 @@
 mod common;
 
 use common::ihigraph;
-use ihigraph::{
-    CheckOptions, GenerateOptions, HistoryStore, SessionGraph, WriteOutcome, check_document,
-    generate, map_history,
-};
+use ihigraph::CheckOptions;
+use ihigraph::HistoryStore;
+use ihigraph::check_document;
+use ihigraph::generate::GenerateOptions;
+use ihigraph::generate::generate;
+use ihigraph::rdf::SessionGraph;
+use ihigraph::rdf::map_history;
+use ihigraph::store::WriteOutcome;
 use predicates::str::contains;
 use serde_json::{Value, json};
 use std::path::Path;

@@ -587,7 +587,7 @@ fn queries_lists_every_canned_query_and_prints_one() {
         .arg("queries")
         .assert()
         .success();
-    for query in ihigraph::CANNED_QUERIES {
+    for query in ihigraph::query::CANNED_QUERIES {
         listing = listing.stdout(contains(query.name));
     }
     listing.stdout(
@@ -597,7 +597,7 @@ fn queries_lists_every_canned_query_and_prints_one() {
         .args(["queries", "tool-stats"])
         .assert()
         .success()
-        .stdout(ihigraph::TOOL_STATS.sparql);
+        .stdout(ihigraph::query::TOOL_STATS.sparql);
     ihigraph(&dir.path().join("store"))
         .args(["queries", "nope"])
         .assert()

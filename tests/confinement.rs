@@ -2,6 +2,7 @@
 //! JSON-LD contexts and `owl:imports` in documents are data, never fetched; SPARQL
 //! `SERVICE` and `LOAD` are refused; and (where strace is installed) an ingest opens
 //! for writing nothing outside its store.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where skips and findings are reported.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;

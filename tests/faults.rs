@@ -3,12 +3,15 @@
 //! stored session whole. The file systems are small tmpfs mounts, which needs root
 //! (CAP_SYS_ADMIN); the unreadable store needs root to run ihigraph as another user.
 //! Where that is not possible, each test prints that it skipped.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where skips and findings are reported.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;
 
 use common::{examples_dir, ihigraph};
-use ihigraph::{GenerateOptions, HistoryStore, generate};
+use ihigraph::HistoryStore;
+use ihigraph::generate::GenerateOptions;
+use ihigraph::generate::generate;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::path::{Path, PathBuf};

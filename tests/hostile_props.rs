@@ -5,10 +5,14 @@
 
 mod common;
 
-use ihigraph::{
-    Arguments, CheckOptions, HistoryStore, RECENT_TURNS, SEARCH, TOOL_USAGE, check_document,
-    map_history,
-};
+use ihigraph::Arguments;
+use ihigraph::CheckOptions;
+use ihigraph::HistoryStore;
+use ihigraph::check_document;
+use ihigraph::query::RECENT_TURNS;
+use ihigraph::query::SEARCH;
+use ihigraph::query::TOOL_USAGE;
+use ihigraph::rdf::map_history;
 use oxigraph::model::{NamedNode, Term};
 use oxigraph::sparql::QueryResults;
 use proptest::prelude::*;

@@ -6,7 +6,12 @@
 mod common;
 
 use common::{examples_dir, fixture, fixture_path};
-use ihigraph::{CheckOptions, IriScheme, SessionGraph, check_document, map_history, vocab};
+use ihigraph::CheckOptions;
+use ihigraph::check_document;
+use ihigraph::rdf::IriScheme;
+use ihigraph::rdf::SessionGraph;
+use ihigraph::rdf::map_history;
+use ihigraph::rdf::vocab;
 use oxigraph::io::{RdfFormat, RdfParser};
 use oxrdf::vocab::{rdf, rdfs};
 use oxrdf::{Dataset, Graph, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -36,7 +41,10 @@ fn examples() -> Vec<Value> {
 
 fn ontology() -> Graph {
     let mut graph = Graph::new();
-    for text in [ihigraph::CONVERSATION_HISTORY_TTL, ihigraph::IHIGRAPH_TTL] {
+    for text in [
+        ihigraph::rdf::CONVERSATION_HISTORY_TTL,
+        ihigraph::rdf::IHIGRAPH_TTL,
+    ] {
         for quad in RdfParser::from_format(RdfFormat::Turtle).for_slice(text.as_bytes()) {
             graph.insert(quad.unwrap().as_ref());
         }
@@ -179,9 +187,9 @@ fn both_ontologies_parse_with_oxigraph() {
     for (name, text) in [
         (
             "conversation-history.ttl",
-            ihigraph::CONVERSATION_HISTORY_TTL,
+            ihigraph::rdf::CONVERSATION_HISTORY_TTL,
         ),
-        ("ihigraph.ttl", ihigraph::IHIGRAPH_TTL),
+        ("ihigraph.ttl", ihigraph::rdf::IHIGRAPH_TTL),
     ] {
         let triples = RdfParser::from_format(RdfFormat::Turtle)
             .for_slice(text.as_bytes())

@@ -9,12 +9,14 @@
 //! `PTF/V1.0/data/SimpleTime.json` means OSD V1.5 Simple Time, and the MPAI schemas
 //! whose published copies are broken (Legality, Security, annotation members) stand for
 //! objects whose `Header`, if present, is a string.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where skips and findings are reported.
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
 use common::{examples_dir, fixture};
-use ihigraph::{CheckOptions, check_document};
+use ihigraph::CheckOptions;
+use ihigraph::check_document;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

@@ -6,12 +6,27 @@
 mod common;
 
 use common::{example, ingest};
-use ihigraph::IriScheme;
-use ihigraph::{
-    Argument, Arguments, CANNED_QUERIES, CannedQuery, DESIGN_RECENT_TURNS, DESIGN_TOOL_INVOCATIONS,
-    HistoryStore, INSTRUCTIONS, MEMORY_ITEMS, ParameterError, RECENT_TURNS, ROLES, SEARCH,
-    SESSIONS, StoreError, TOOL_STATS, TOOL_USAGE, TRANSCRIPT, USER_STATE,
-};
+use ihigraph::Arguments;
+use ihigraph::CannedQuery;
+use ihigraph::HistoryStore;
+use ihigraph::StoreError;
+use ihigraph::query::Argument;
+use ihigraph::query::CANNED_QUERIES;
+use ihigraph::query::DESIGN_RECENT_TURNS;
+use ihigraph::query::DESIGN_TOOL_INVOCATIONS;
+use ihigraph::query::INSTRUCTIONS;
+use ihigraph::query::MEMORY_ITEMS;
+use ihigraph::query::ParameterError;
+use ihigraph::query::RECENT_TURNS;
+use ihigraph::query::ROLES;
+use ihigraph::query::SEARCH;
+use ihigraph::query::SESSIONS;
+use ihigraph::query::TOOL_STATS;
+use ihigraph::query::TOOL_USAGE;
+use ihigraph::query::TRANSCRIPT;
+use ihigraph::query::USER_STATE;
+use ihigraph::rdf::IriScheme;
+use ihigraph::store::Embedded;
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{Literal, NamedNode, QuadRef, Term};
 use oxigraph::sparql::QueryResults;
@@ -32,17 +47,31 @@ const ODD_ID: &str = "odd \"id\" > } # \\ \n 京都 🌸 ' <x> ?s";
 
 /// The four examples.
 fn examples_store() -> HistoryStore {
-    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    examples_store_with_raw().0
+}
+
+/// An in-memory store, and the Oxigraph store under it for writes that bypass ihigraph.
+fn store_with_raw() -> (HistoryStore, oxigraph::store::Store) {
+    let backend = Embedded::in_memory().unwrap();
+    let raw = backend.oxigraph().clone();
+    (
+        HistoryStore::with_backend(backend, &Default::default()).unwrap(),
+        raw,
+    )
+}
+
+fn examples_store_with_raw() -> (HistoryStore, oxigraph::store::Store) {
+    let (store, raw) = store_with_raw();
     for name in EXAMPLES {
         ingest(&store, &example(name));
     }
-    store
+    (store, raw)
 }
 
 /// The code-review example stored under odd ids, one of them a prefix of the other,
 /// with a second time on turn 0 (as another writer may add), earlier than its own.
 fn odd_store() -> HistoryStore {
-    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let (store, raw) = store_with_raw();
     let mut document = example("code-review-abc.json");
     for id in [ODD_ID, "odd \"id\""] {
         document["SessionID"] = json!(id);
@@ -53,9 +82,7 @@ fn odd_store() -> HistoryStore {
     let timestamp =
         NamedNode::new("https://jido.ai/ontology/conversation-history#timestamp").unwrap();
     let earlier = Literal::new_typed_literal("2026-01-02T08:00:00Z", xsd::DATE_TIME);
-    store
-        .oxigraph()
-        .insert(QuadRef::new(&turn, &timestamp, &earlier, &graph))
+    raw.insert(QuadRef::new(&turn, &timestamp, &earlier, &graph))
         .unwrap();
     store
 }
@@ -688,7 +715,7 @@ fn typed_arguments_are_checked_against_the_declared_type() {
             .contains("parameter session of query recent-turns expects text, found \"3\""),
         "{error}"
     );
-    let since: ihigraph::DateTime = "2026-01-03T00:00:00Z".parse().unwrap();
+    let since: oxsdatatypes::DateTime = "2026-01-03T00:00:00Z".parse().unwrap();
     let store = examples_store();
     assert_eq!(
         rows(
@@ -778,7 +805,7 @@ fn no_query_reads_the_default_graph() {
     // The store's settings sit in the default graph; a query that read it would see
     // them. Run every query with no arguments (where it can) on a store whose default
     // graph also holds a fake conversation: no row may come from it.
-    let store = examples_store();
+    let (store, raw) = examples_store_with_raw();
     let fake = NamedNode::new("http://example.com/fake").unwrap();
     let ch = "https://jido.ai/ontology/conversation-history#";
     let ihi = "https://w3id.org/ihigraph/ontology#";
@@ -792,15 +819,13 @@ fn no_query_reads_the_default_graph() {
             NamedNode::new(format!("{ch}Conversation")).unwrap().into(),
         ),
     ] {
-        store
-            .oxigraph()
-            .insert(QuadRef::new(
-                &fake,
-                &NamedNode::new(p).unwrap(),
-                &o,
-                oxigraph::model::GraphNameRef::DefaultGraph,
-            ))
-            .unwrap();
+        raw.insert(QuadRef::new(
+            &fake,
+            &NamedNode::new(p).unwrap(),
+            &o,
+            oxigraph::model::GraphNameRef::DefaultGraph,
+        ))
+        .unwrap();
     }
     assert_eq!(rows(&store, &SESSIONS, &Arguments::new()).len(), 4);
     assert!(rows(&store, &ROLES, &session("fake")).is_empty());
@@ -810,7 +835,7 @@ fn no_query_reads_the_default_graph() {
 fn session_queries_read_only_that_sessions_graph() {
     // With one session named, no step of the plan may see more solutions than one
     // session has: a scan over all sessions would show at least one per session.
-    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let (store, raw) = store_with_raw();
     let template = example("code-review-abc.json");
     let sessions = 150;
     for index in 0..sessions {
@@ -844,7 +869,7 @@ fn session_queries_read_only_that_sessions_graph() {
         let bound = query.bind(&arguments, store.scheme()).unwrap();
         let (results, explanation) = oxigraph::sparql::SparqlEvaluator::new()
             .for_query(bound)
-            .on_store(store.oxigraph())
+            .on_store(&raw)
             .compute_statistics()
             .explain();
         let QueryResults::Solutions(solutions) = results.unwrap() else {

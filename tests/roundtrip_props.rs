@@ -2,7 +2,10 @@
 //! graph JSON-equal to what went in (numbers to the last digit, any strings).
 #![allow(clippy::unwrap_used)]
 
-use ihigraph::{CheckOptions, HistoryStore, check_document, map_history};
+use ihigraph::CheckOptions;
+use ihigraph::HistoryStore;
+use ihigraph::check_document;
+use ihigraph::rdf::map_history;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

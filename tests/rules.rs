@@ -9,7 +9,9 @@
 mod common;
 
 use common::{fixture, ihigraph, mutated, store_dump};
-use ihigraph::{CheckOptions, Severity, check_document};
+use ihigraph::CheckOptions;
+use ihigraph::check::Severity;
+use ihigraph::check_document;
 use serde_json::{Value, json};
 use test_case::test_case;
 

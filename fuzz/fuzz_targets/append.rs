@@ -3,7 +3,12 @@
 //! as a valid document with one more turn.
 #![no_main]
 
-use ihigraph::{CheckOptions, HistoryStore, StoreError, check_document, map_history, parse_json};
+use ihigraph::CheckOptions;
+use ihigraph::HistoryStore;
+use ihigraph::StoreError;
+use ihigraph::check_document;
+use ihigraph::rdf::map_history;
+use ihigraph::read::parse_json;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -25,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
         .expect("stored");
     let before = serde_json::to_value(store.history("abc").expect("stored")).expect("json");
     for lenient in [false, true] {
-        match store.append_turn("abc", &turn, None, CheckOptions { lenient }) {
+        match ihigraph::append_turn(&store, "abc", &turn, None, CheckOptions { lenient }) {
             Ok(outcome) => {
                 let after =
                     serde_json::to_value(store.history("abc").expect("readable")).expect("json");
@@ -41,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
                 );
                 return;
             }
-            Err(StoreError::Refused { .. }) => {
+            Err(ihigraph::IngestError::Refused { .. }) => {
                 let after =
                     serde_json::to_value(store.history("abc").expect("readable")).expect("json");
                 assert_eq!(after, before, "a refused turn changed the session");

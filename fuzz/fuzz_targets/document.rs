@@ -2,7 +2,11 @@
 //! a document that is accepted maps to valid quads.
 #![no_main]
 
-use ihigraph::{CheckOptions, IriScheme, Origin, parse_json, prepare_document};
+use ihigraph::CheckOptions;
+use ihigraph::rdf::IriScheme;
+use ihigraph::read::Origin;
+use ihigraph::read::parse_json;
+use ihigraph::ingest::prepare_document;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -22,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
                 document
                     .diagnostics
                     .iter()
-                    .all(|d| d.severity != ihigraph::Severity::Error)
+                    .all(|d| d.severity != ihigraph::check::Severity::Error)
             );
             for quad in &session.quads {
                 let _ = quad.to_string();

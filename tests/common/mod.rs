@@ -98,6 +98,6 @@ pub fn ingest(store: &ihigraph::HistoryStore, document: &Value) {
     let errors: Vec<String> = checked.errors().map(ToString::to_string).collect();
     let history = checked.history.unwrap_or_else(|| panic!("{errors:?}"));
     store
-        .write_session(&ihigraph::map_history(&history, store.scheme()))
+        .write_session(&ihigraph::rdf::map_history(&history, store.scheme()))
         .unwrap();
 }

@@ -125,7 +125,7 @@ pub struct IngestArgs {
     /// Quads written per batch: each batch is added to the store in one atomic step
     /// (bigger batches are faster and take more memory; each session is always
     /// stored whole).
-    #[arg(long, default_value_t = crate::commands::DEFAULT_BATCH_QUADS, value_name = "N",
+    #[arg(long, default_value_t = ihigraph::ingest::DEFAULT_BATCH_QUADS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_quads: usize,
 }

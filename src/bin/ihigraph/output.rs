@@ -1,72 +1,126 @@
-//! Writing query results: aligned tables for people, SPARQL 1.1 result formats for
-//! programs. Only results go to standard output.
+//! What the commands show: query results (aligned tables for people, SPARQL 1.1 result
+//! formats for programs), diagnostics and ingest reports. Only results go to standard
+//! output.
 
-use crate::cli::ResultsFormat;
+use crate::status::Status;
 use anyhow::{Context, Result};
 use comfy_table::{ContentArrangement, Table, presets};
-use ihigraph::PREFIXES;
-use oxigraph::io::{RdfFormat, RdfSerializer};
+use ihigraph::HistoryStore;
+use ihigraph::ingest::{IngestEvent, IngestSummary, PreparedDocument};
+use ihigraph::query::ResultsFormat;
+use ihigraph::rdf::PREFIXES;
 use oxigraph::model::Term;
-use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryResults, QuerySolution, Variable};
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 
 /// Longest cell of a table, in characters; longer texts are cut with an ellipsis.
 const MAX_CELL_CHARS: usize = 72;
 
-/// Writes query results in a format; `base` is the store's IRI base, shown as `id:`.
+/// How results are shown: an aligned table for people, or a SPARQL results format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Aligned columns, long texts shortened.
+    Table,
+    /// A SPARQL 1.1 results format.
+    Results(ResultsFormat),
+}
+
+/// Writes query results in a shape; `base` is the store's IRI base, shown as `id:`.
 pub fn write_results(
     results: QueryResults<'_>,
-    format: ResultsFormat,
+    shape: Shape,
     base: &str,
     out: &mut impl Write,
 ) -> Result<()> {
-    match results {
-        QueryResults::Solutions(solutions) => {
-            let variables = solutions.variables().to_vec();
-            if format == ResultsFormat::Table {
+    let format = match shape {
+        Shape::Results(format) => format,
+        Shape::Table => match results {
+            QueryResults::Solutions(solutions) => {
+                let variables = solutions.variables().to_vec();
                 let rows = solutions
                     .collect::<Result<Vec<_>, _>>()
                     .context("SPARQL query failed")?;
                 return write_table(&variables, &rows, base, out);
             }
-            let mut serializer = QueryResultsSerializer::from_format(results_format(format))
-                .serialize_solutions_to_writer(&mut *out, variables)?;
-            for solution in solutions {
-                let solution = solution.context("SPARQL query failed")?;
-                serializer.serialize(&solution)?;
-            }
-            serializer.finish()?;
-        }
-        QueryResults::Boolean(value) => {
-            if format == ResultsFormat::Table {
+            QueryResults::Boolean(value) => {
                 writeln!(out, "{value}")?;
-            } else {
-                QueryResultsSerializer::from_format(results_format(format))
-                    .serialize_boolean_to_writer(&mut *out, value)?;
+                return Ok(());
             }
-        }
-        QueryResults::Graph(triples) => {
-            let mut serializer = RdfSerializer::from_format(RdfFormat::Turtle);
-            for (prefix, namespace) in PREFIXES.iter().copied().chain([("id", base)]) {
-                serializer = serializer.with_prefix(prefix, namespace)?;
+            // A graph is Turtle, whatever the shape.
+            graph => {
+                return Ok(ihigraph::query::write_results(
+                    graph,
+                    ResultsFormat::Tsv,
+                    base,
+                    out,
+                )?);
             }
-            let mut serializer = serializer.for_writer(&mut *out);
-            for triple in triples {
-                serializer.serialize_triple(&triple.context("SPARQL query failed")?)?;
-            }
-            serializer.finish()?;
-        }
-    }
-    Ok(())
+        },
+    };
+    Ok(ihigraph::query::write_results(results, format, base, out)?)
 }
 
-fn results_format(format: ResultsFormat) -> QueryResultsFormat {
-    match format {
-        ResultsFormat::Json => QueryResultsFormat::Json,
-        ResultsFormat::Csv => QueryResultsFormat::Csv,
-        ResultsFormat::Table | ResultsFormat::Tsv => QueryResultsFormat::Tsv,
+/// Results on standard output.
+pub fn print_results(
+    store: &HistoryStore,
+    results: QueryResults<'_>,
+    shape: Shape,
+) -> Result<Status> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    write_results(results, shape, store.scheme().base(), &mut out)?;
+    out.flush()?;
+    Ok(Status::Success)
+}
+
+/// A document's diagnostics, on standard error.
+pub fn print_diagnostics(document: &PreparedDocument) {
+    for diagnostic in &document.diagnostics {
+        eprintln!("{}", diagnostic.located(&document.origin));
     }
+}
+
+/// What an ingest reports as it goes, on standard error.
+pub fn print_ingest_event(event: IngestEvent<'_>) {
+    match event {
+        IngestEvent::Prepared(document) => print_diagnostics(document),
+        IngestEvent::Replaced { origin, session_id } => {
+            eprintln!("{origin}: replaced the stored session {session_id:?}");
+        }
+        _ => {}
+    }
+}
+
+/// The totals of an ingest, on standard output; refused documents make it exit 1.
+pub fn print_ingest_summary(summary: &IngestSummary) -> Status {
+    println!(
+        "ingested {} session{} ({} replaced, {} unchanged), {} turn{}, {} quad{}; {} warning{}",
+        summary.sessions,
+        plural(summary.sessions),
+        summary.replaced,
+        summary.unchanged,
+        summary.turns,
+        plural(summary.turns),
+        summary.quads,
+        plural(summary.quads),
+        summary.warnings,
+        plural(summary.warnings),
+    );
+    if summary.refused.is_empty() {
+        return Status::Success;
+    }
+    println!(
+        "refused {} document{} (nothing of them was stored):",
+        summary.refused.len(),
+        plural(summary.refused.len())
+    );
+    for refusal in &summary.refused {
+        println!("  {}", refusal.error.located(&refusal.origin));
+    }
+    Status::Refused
+}
+
+pub fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 /// An aligned table of plain texts, with its header.

@@ -1,0 +1,107 @@
+//! What each command does, one file per command. Raw arguments are turned into settings
+//! here, once.
+
+mod append;
+mod backup;
+mod delete;
+mod demo;
+mod export;
+mod generate;
+mod info;
+mod ingest;
+mod ontology;
+mod queries;
+mod sparql;
+mod validate;
+
+use crate::cli::{CheckArgs, Cli, Command, ResultsFormat, StoreArgs};
+use crate::output::{Shape, plural};
+use crate::status::{Status, UsageError};
+use anyhow::{Context, Result};
+use ihigraph::store::SchemeSetting;
+use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
+use std::io::{self, IsTerminal};
+
+pub fn run(cli: Cli) -> Result<Status> {
+    match cli.command {
+        Command::Validate(args) => validate::run(&args),
+        Command::Ingest(args) => {
+            ingest::run(&open_store(&cli.store)?, &args.check, args.batch_quads)
+        }
+        Command::Sparql(args) => sparql::run(&open_store(&cli.store)?, &args),
+        Command::Queries { name } => queries::list(name.as_deref()),
+        Command::Query(args) => queries::run(&open_store(&cli.store)?, &args),
+        Command::Export(args) => export::run(&open_store(&cli.store)?, &args),
+        Command::Info => info::run(&open_store(&cli.store)?),
+        Command::Sessions { format } => queries::sessions(&open_store(&cli.store)?, format),
+        Command::Append(args) => append::run(&open_store(&cli.store)?, &args),
+        Command::Delete(args) => delete::run(&open_store(&cli.store)?, &args),
+        Command::Backup { target } => backup::run(&open_store(&cli.store)?, &target),
+        Command::Ontology => ontology::run(),
+        Command::Demo => demo::run(&open_store(&cli.store)?),
+        Command::Generate(args) => generate::run(&args),
+    }
+}
+
+fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
+    let request = SchemeRequest {
+        base: args.base.clone(),
+        session_template: args.session_template.clone(),
+    };
+    if args.memory {
+        return HistoryStore::in_memory(&request).map_err(with_flags);
+    }
+    let location = match &args.store {
+        Some(path) => path.clone(),
+        None => dirs::data_dir()
+            .ok_or_else(|| {
+                UsageError(
+                    "no data directory is known for this user: give --store DIR or set IHIGRAPH_STORE"
+                        .to_owned(),
+                )
+            })?
+            .join("ihigraph")
+            .join("store"),
+    };
+    std::fs::create_dir_all(&location)
+        .with_context(|| format!("cannot create store directory {}", location.display()))?;
+    HistoryStore::open(&location, &request).map_err(with_flags)
+}
+
+/// A scheme conflict, told in the options that ask for the settings.
+fn with_flags(error: StoreError) -> anyhow::Error {
+    let StoreError::SchemeConflict {
+        setting,
+        stored,
+        requested,
+    } = &error
+    else {
+        return error.into();
+    };
+    let flag = match setting {
+        SchemeSetting::Base => "--base",
+        _ => "--session-iri",
+    };
+    UsageError(format!(
+        "this store was created with {flag} {stored:?}; {requested:?} was asked for (a store keeps one IRI scheme)"
+    ))
+    .into()
+}
+
+fn check_options(args: &CheckArgs) -> CheckOptions {
+    CheckOptions {
+        lenient: args.lenient,
+    }
+}
+
+/// The shape asked for, else a table on a terminal and TSV for programs.
+fn shape(asked: Option<ResultsFormat>) -> Shape {
+    match asked {
+        Some(ResultsFormat::Table) => Shape::Table,
+        Some(ResultsFormat::Json) => Shape::Results(ihigraph::query::ResultsFormat::Json),
+        Some(ResultsFormat::Csv) => Shape::Results(ihigraph::query::ResultsFormat::Csv),
+        Some(ResultsFormat::Tsv) => Shape::Results(ihigraph::query::ResultsFormat::Tsv),
+        None if io::stdout().is_terminal() => Shape::Table,
+        None => Shape::Results(ihigraph::query::ResultsFormat::Tsv),
+    }
+}

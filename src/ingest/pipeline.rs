@@ -1,0 +1,317 @@
+//! The ingest pipeline: one thread reads, checks and maps documents; the caller's thread
+//! writes their sessions in batches of about `batch_quads` quads (see
+//! [`HistoryStore::write_sessions`]) and reports each step to a sink.
+
+use super::{BatchError, IngestError, PreparedDocument, prepare_document};
+use crate::check::{CheckOptions, Diagnostic, Severity};
+use crate::rdf::SessionGraph;
+use crate::read::{InputDocument, Origin, read_documents};
+use crate::store::HistoryStore;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+/// Quads written per batch unless [`Ingest::batch_quads`] says otherwise.
+pub const DEFAULT_BATCH_QUADS: usize = 100_000;
+
+/// Documents prepared ahead of the writer: enough to keep it busy, few enough that
+/// memory does not grow with the input.
+const PREPARED_AHEAD: usize = 32;
+
+/// What the pipeline reports, in input order.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum IngestEvent<'a> {
+    /// A document was read, checked and mapped; its diagnostics say what was found.
+    Prepared(&'a PreparedDocument),
+    /// A stored session was replaced by the document from `origin`.
+    Replaced {
+        /// Where the new version came from.
+        origin: &'a Origin,
+        /// The session.
+        session_id: &'a str,
+    },
+    /// A batch was written: every session up to `last` is settled (stored or refused).
+    Written {
+        /// The last document of the batch.
+        last: &'a Origin,
+        /// Sessions stored so far.
+        sessions: usize,
+        /// Quads stored so far.
+        quads: usize,
+    },
+}
+
+/// A refused document: where it came from, and its first error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// Where the document came from.
+    pub origin: Origin,
+    /// Its first error.
+    pub error: Diagnostic,
+}
+
+/// Totals of an ingest.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct IngestSummary {
+    /// Sessions stored (new, replaced or unchanged).
+    pub sessions: usize,
+    /// Of which replaced an earlier version.
+    pub replaced: usize,
+    /// Of which were already stored with the very same quads.
+    pub unchanged: usize,
+    /// Turns of the sessions stored.
+    pub turns: usize,
+    /// Quads of the sessions stored.
+    pub quads: usize,
+    /// Warnings reported.
+    pub warnings: usize,
+    /// Documents refused: nothing of them was stored.
+    pub refused: Vec<Refusal>,
+    /// The cancellation flag stopped the run: every session up to `last` is stored
+    /// whole, nothing after it.
+    pub interrupted: bool,
+    /// The last document taken.
+    pub last: Option<Origin>,
+}
+
+/// An ingest into a store: options first, then [`run`](Self::run) or
+/// [`run_paths`](Self::run_paths).
+///
+/// ```
+/// use ihigraph::ingest::{Ingest, IngestEvent};
+/// use ihigraph::read::{InputDocument, Origin};
+/// use ihigraph::HistoryStore;
+/// let store = HistoryStore::in_memory(&Default::default())?;
+/// let documents = ihigraph::generate::generate(Default::default()).take(3).enumerate().map(
+///     |(index, value)| InputDocument {
+///         origin: Origin { name: format!("generated #{index}"), line: None },
+///         value: Ok(value),
+///     },
+/// );
+/// let mut refusals = 0;
+/// let summary = Ingest::new(&store).run(documents, |event: IngestEvent<'_>| {
+///     if let IngestEvent::Prepared(document) = event {
+///         refusals += usize::from(document.is_refused());
+///     }
+/// })?;
+/// assert_eq!((summary.sessions, refusals), (3, 0));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[must_use]
+pub struct Ingest<'a> {
+    store: &'a HistoryStore,
+    options: CheckOptions,
+    batch_quads: usize,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Ingest<'a> {
+    /// An ingest into `store`, with the default checks and batch size.
+    pub fn new(store: &'a HistoryStore) -> Self {
+        Self {
+            store,
+            options: CheckOptions::default(),
+            batch_quads: DEFAULT_BATCH_QUADS,
+            cancel: None,
+        }
+    }
+
+    /// How documents are checked.
+    pub fn check(self, options: CheckOptions) -> Self {
+        Self { options, ..self }
+    }
+
+    /// About how many quads each batch holds: each batch is added to the store in one
+    /// atomic step (bigger batches are faster and take more memory; each session is
+    /// always stored whole).
+    pub fn batch_quads(self, batch_quads: usize) -> Self {
+        Self {
+            batch_quads,
+            ..self
+        }
+    }
+
+    /// Stop after the current session once `flag` is raised (by a Ctrl-C handler, say).
+    pub fn cancel_on(self, flag: &'a AtomicBool) -> Self {
+        Self {
+            cancel: Some(flag),
+            ..self
+        }
+    }
+
+    /// Ingests the documents of files, directories and `-` (see [`read_documents`]).
+    pub fn run_paths(
+        self,
+        paths: &[PathBuf],
+        sink: impl FnMut(IngestEvent<'_>),
+    ) -> Result<IngestSummary, IngestError> {
+        self.pipeline(|| read_documents(paths), sink)
+    }
+
+    /// Ingests documents already read.
+    pub fn run(
+        self,
+        documents: impl IntoIterator<Item = InputDocument, IntoIter: Send>,
+        sink: impl FnMut(IngestEvent<'_>),
+    ) -> Result<IngestSummary, IngestError> {
+        let documents = documents.into_iter();
+        self.pipeline(move || documents, sink)
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|flag| flag.load(Ordering::SeqCst))
+    }
+
+    /// One thread reads, checks and maps; this one writes. The channel is short, so
+    /// that memory stays bounded however large the input.
+    fn pipeline<I: Iterator<Item = InputDocument>>(
+        self,
+        documents: impl FnOnce() -> I + Send,
+        sink: impl FnMut(IngestEvent<'_>),
+    ) -> Result<IngestSummary, IngestError> {
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::sync_channel(PREPARED_AHEAD);
+            let (options, scheme) = (self.options, self.store.scheme());
+            std::thread::Builder::new()
+                .name("prepare".to_owned())
+                .spawn_scoped(scope, move || {
+                    for input in documents() {
+                        if self.cancelled() {
+                            break;
+                        }
+                        let document = prepare_document(input.origin, input.value, options, scheme);
+                        if sender.send(document).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(IngestError::Thread)?;
+            let mut writer = Writer::new(self.store, self.batch_quads, sink);
+            for document in receiver {
+                if self.cancelled() {
+                    break;
+                }
+                writer.add(document)?;
+            }
+            let mut summary = writer.finish()?;
+            summary.interrupted = self.cancelled();
+            Ok(summary)
+        })
+    }
+}
+
+/// Accepted sessions waiting to be written together, and where each came from.
+#[derive(Default)]
+struct Batch {
+    sessions: Vec<SessionGraph>,
+    origins: Vec<Origin>,
+    quads: usize,
+}
+
+/// Takes prepared documents in order, reports them, and writes their sessions in
+/// batches.
+struct Writer<'a, S> {
+    store: &'a HistoryStore,
+    batch_quads: usize,
+    batch: Batch,
+    summary: IngestSummary,
+    sink: S,
+}
+
+impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
+    fn new(store: &'a HistoryStore, batch_quads: usize, sink: S) -> Self {
+        Self {
+            store,
+            batch_quads,
+            batch: Batch::default(),
+            summary: IngestSummary::default(),
+            sink,
+        }
+    }
+
+    fn add(&mut self, document: PreparedDocument) -> Result<(), IngestError> {
+        (self.sink)(IngestEvent::Prepared(&document));
+        self.summary.warnings += document
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let PreparedDocument {
+            origin,
+            session,
+            diagnostics,
+        } = document;
+        self.summary.last = Some(origin.clone());
+        match session {
+            None => {
+                if let Some(error) = diagnostics
+                    .into_iter()
+                    .find(|d| d.severity == Severity::Error)
+                {
+                    self.summary.refused.push(Refusal { origin, error });
+                }
+            }
+            Some(session) => {
+                self.batch.quads += session.quads.len();
+                self.batch.sessions.push(session);
+                self.batch.origins.push(origin);
+            }
+        }
+        if self.batch.quads >= self.batch_quads {
+            self.write_batch()?;
+        }
+        Ok(())
+    }
+
+    fn write_batch(&mut self) -> Result<(), IngestError> {
+        let Batch {
+            sessions, origins, ..
+        } = std::mem::take(&mut self.batch);
+        let (Some(first), Some(last)) = (origins.first(), origins.last()) else {
+            return Ok(());
+        };
+        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
+        let turns: usize = sessions.iter().map(|s| s.turn_count).sum();
+        let quads: usize = sessions.iter().map(|s| s.quads.len()).sum();
+        let outcomes = self.store.write_sessions(sessions).map_err(|source| {
+            IngestError::Batch(Box::new(BatchError {
+                first: first.clone(),
+                last: last.clone(),
+                first_session: ids[0].clone(),
+                sessions: ids.len(),
+                stored: self.summary.sessions,
+                source,
+            }))
+        })?;
+        for ((origin, id), outcome) in origins.iter().zip(&ids).zip(outcomes) {
+            if outcome.replaced {
+                (self.sink)(IngestEvent::Replaced {
+                    origin,
+                    session_id: id,
+                });
+                self.summary.replaced += 1;
+            }
+            if outcome.unchanged {
+                self.summary.unchanged += 1;
+            }
+        }
+        self.summary.sessions += ids.len();
+        self.summary.turns += turns;
+        self.summary.quads += quads;
+        (self.sink)(IngestEvent::Written {
+            last,
+            sessions: self.summary.sessions,
+            quads: self.summary.quads,
+        });
+        Ok(())
+    }
+
+    /// Writes what is left and gives the totals.
+    fn finish(mut self) -> Result<IngestSummary, IngestError> {
+        self.write_batch()?;
+        Ok(self.summary)
+    }
+}

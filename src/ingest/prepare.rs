@@ -1,0 +1,92 @@
+//! From a document read to the quads of its session: parse errors, schema and semantic
+//! checks, and mapping, with every diagnostic kept in document order.
+
+use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity, check_document};
+use crate::rdf::{IriScheme, SessionGraph, map_history};
+use crate::read::{Origin, ReadError};
+use serde_json::Value;
+
+/// A document prepared for the store: its session graph when it is accepted, and what
+/// there is to say about it.
+#[derive(Debug)]
+pub struct PreparedDocument {
+    /// Where the document comes from.
+    pub origin: Origin,
+    /// The session graph, when the document has no errors.
+    pub session: Option<SessionGraph>,
+    /// Errors and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PreparedDocument {
+    /// Whether the document is refused.
+    pub fn is_refused(&self) -> bool {
+        self.session.is_none()
+    }
+}
+
+/// Checks and maps one document read from the inputs.
+pub fn prepare_document(
+    origin: Origin,
+    value: Result<Value, ReadError>,
+    options: CheckOptions,
+    scheme: &IriScheme,
+) -> PreparedDocument {
+    let value = match value {
+        Ok(value) => value,
+        Err(error) => {
+            let (place, rule, message) = match &error {
+                ReadError::Syntax {
+                    line,
+                    column,
+                    message,
+                } => (
+                    Place::Position {
+                        line: *line,
+                        column: *column,
+                    },
+                    Rule::Syntax,
+                    message.clone(),
+                ),
+                ReadError::TooLarge { .. } => (Place::Document, Rule::Size, error.to_string()),
+                other => (Place::Document, Rule::Io, other.to_string()),
+            };
+            return PreparedDocument {
+                origin,
+                session: None,
+                diagnostics: vec![Diagnostic {
+                    severity: Severity::Error,
+                    place,
+                    rule,
+                    message,
+                }],
+            };
+        }
+    };
+    let checked = check_document(&value, options);
+    let mut diagnostics: Vec<Diagnostic> = checked
+        .problems
+        .iter()
+        .map(|problem| Diagnostic {
+            severity: problem.severity,
+            place: Place::Pointer(problem.pointer.clone()),
+            rule: problem.rule,
+            message: problem.message.clone(),
+        })
+        .collect();
+    let session = checked.history.map(|history| {
+        let session = map_history(&history, scheme);
+        diagnostics.extend(session.warnings.iter().map(|warning| Diagnostic {
+            severity: Severity::Warning,
+            place: Place::Pointer(warning.pointer.clone()),
+            rule: Rule::Mapping,
+            message: warning.message.clone(),
+        }));
+        session
+    });
+    PreparedDocument {
+        origin,
+        session,
+        diagnostics,
+    }
+}

@@ -1,0 +1,16 @@
+//! Payloads: the prompts and responses of a turn in the shapes providers write (OpenAI
+//! Chat and Responses, Anthropic, Gemini, GLM, AgentOS), read for their text, their tool
+//! calls and their tool results. Knows JSON only.
+
+mod agentos;
+mod anthropic;
+mod fields;
+mod gemini;
+mod glm;
+mod openai;
+mod responses;
+mod text;
+mod tools;
+
+pub use text::{PayloadKind, payload_text};
+pub use tools::{ToolCall, ToolResultFound, find_tool_calls, find_tool_results};

@@ -1,0 +1,374 @@
+//! Canned SPARQL queries, embedded from `queries/*.rq`, and their parameters.
+//!
+//! Each query reads the session graphs with `GRAPH ?graph { ... }`, so it needs no union
+//! default graph and runs unchanged on other SPARQL 1.1 servers. Its parameters are the
+//! variables of one `VALUES` row at the top of its `WHERE` clause, all `UNDEF` in the
+//! file (so the file runs as it is, unconstrained). Binding parameters puts RDF terms of
+//! the declared type into that row of the parsed query: values never become query
+//! text, so no value can change what a query means. `n`, where a query has it, sets
+//! the query's `LIMIT` the same way.
+
+use super::parameters::{BoundValue, date_time_term, parse_class, parse_date_time};
+use super::patterns::{fill_values_row, set_limit};
+use super::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
+use crate::rdf::IriScheme;
+use oxrdf::Literal;
+use spargebra::{Query, SparqlParser};
+
+/// A canned query: its name, what it answers, its parameters and its SPARQL text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CannedQuery {
+    /// The name, as in `queries/NAME.rq`.
+    pub name: &'static str,
+    /// One line: what one row is.
+    pub summary: &'static str,
+    /// Its parameters, in the order of the `VALUES` row (`n` last, if present).
+    pub parameters: &'static [Parameter],
+    /// The SPARQL text, header comment included.
+    pub sparql: &'static str,
+}
+
+impl CannedQuery {
+    /// The canned query of that name.
+    pub fn named(name: &str) -> Result<&'static Self, ParameterError> {
+        CANNED_QUERIES
+            .iter()
+            .find(|query| query.name == name)
+            .ok_or_else(|| ParameterError::UnknownQuery {
+                name: name.to_owned(),
+            })
+    }
+
+    /// The parsed query with the arguments bound: terms in its `VALUES` row, `n` as
+    /// its `LIMIT`. `scheme` turns a `SessionID` into its work-session IRI where a
+    /// parameter is of kind [`ParameterKind::WorkSession`].
+    pub fn bind(&self, arguments: &Arguments, scheme: &IriScheme) -> Result<Query, ParameterError> {
+        for (name, _) in &arguments.values {
+            if !self
+                .parameters
+                .iter()
+                .any(|parameter| parameter.name == name)
+            {
+                return Err(ParameterError::UnknownParameter {
+                    query: self.name,
+                    name: name.clone(),
+                    known: self
+                        .parameters
+                        .iter()
+                        .map(|parameter| parameter.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
+        let mut row = Vec::new();
+        let mut limit = None;
+        for parameter in self.parameters {
+            let value = match (arguments.get(parameter.name), parameter.default) {
+                (Some(argument), _) => Some(self.value(parameter, argument, scheme)?),
+                (None, Some(default)) => {
+                    Some(self.value(parameter, &Argument::Raw(default.to_owned()), scheme)?)
+                }
+                (None, None) if parameter.required => {
+                    return Err(ParameterError::MissingParameter {
+                        query: self.name,
+                        name: parameter.name,
+                        expected: parameter.kind.expected(),
+                    });
+                }
+                (None, None) => None,
+            };
+            match (parameter.variable, value) {
+                (Some(variable), value) => {
+                    row.push((variable, value.and_then(BoundValue::into_term)));
+                }
+                (None, Some(BoundValue::Count(count))) => limit = Some(count),
+                (None, _) => {}
+            }
+        }
+        let mut query = self.parse();
+        let Query::Select { pattern, .. } = &mut query else {
+            return Err(ParameterError::NoParameterRow { query: self.name });
+        };
+        if !row.is_empty() && !fill_values_row(pattern, &row) {
+            return Err(ParameterError::NoParameterRow { query: self.name });
+        }
+        if let Some(limit) = limit {
+            set_limit(pattern, usize::try_from(limit).unwrap_or(usize::MAX));
+        }
+        Ok(query)
+    }
+
+    /// The query as written in its file.
+    fn parse(&self) -> Query {
+        SparqlParser::new()
+            .parse_query(self.sparql)
+            .expect("canned queries parse (tested)")
+    }
+
+    fn value(
+        &self,
+        parameter: &Parameter,
+        argument: &Argument,
+        scheme: &IriScheme,
+    ) -> Result<BoundValue, ParameterError> {
+        let invalid = |found: String| ParameterError::InvalidValue {
+            query: self.name,
+            name: parameter.name,
+            expected: parameter.kind.expected(),
+            found,
+        };
+        Ok(match (parameter.kind, argument) {
+            (ParameterKind::Text, Argument::Text(text) | Argument::Raw(text)) => {
+                BoundValue::Term(Literal::new_simple_literal(text).into())
+            }
+            (ParameterKind::WorkSession, Argument::Text(id) | Argument::Raw(id)) => {
+                BoundValue::Term(scheme.work_session(id).into())
+            }
+            (ParameterKind::Count, Argument::Count(count)) => BoundValue::Count(*count),
+            (ParameterKind::Count, Argument::Raw(text)) => {
+                BoundValue::Count(text.trim().parse().map_err(|_| invalid(text.clone()))?)
+            }
+            (ParameterKind::DateTime, Argument::DateTime(time)) => date_time_term(*time),
+            (ParameterKind::DateTime, Argument::Raw(text)) => {
+                date_time_term(parse_date_time(text).ok_or_else(|| invalid(text.clone()))?)
+            }
+            (ParameterKind::Class, Argument::Iri(iri)) => BoundValue::Term(iri.clone().into()),
+            (ParameterKind::Class, Argument::Raw(text)) => BoundValue::Term(
+                parse_class(text)
+                    .ok_or_else(|| invalid(text.clone()))?
+                    .into(),
+            ),
+            (_, other) => return Err(invalid(other.to_string())),
+        })
+    }
+}
+
+const SESSION_REQUIRED: Parameter = Parameter {
+    name: "session",
+    variable: Some("session"),
+    kind: ParameterKind::Text,
+    required: true,
+    default: None,
+    help: "the SessionID",
+};
+
+const SESSION_OPTIONAL: Parameter = Parameter {
+    required: false,
+    help: "only this SessionID",
+    ..SESSION_REQUIRED
+};
+
+const SINCE: Parameter = Parameter {
+    name: "since",
+    variable: Some("since"),
+    kind: ParameterKind::DateTime,
+    required: false,
+    default: None,
+    help: "only calls at or after this time",
+};
+
+const fn count(default: &'static str) -> Parameter {
+    Parameter {
+        name: "n",
+        variable: None,
+        kind: ParameterKind::Count,
+        required: false,
+        default: Some(default),
+        help: "how many turns, newest first",
+    }
+}
+
+const fn text(
+    name: &'static str,
+    variable: &'static str,
+    required: bool,
+    help: &'static str,
+) -> Parameter {
+    Parameter {
+        name,
+        variable: Some(variable),
+        kind: ParameterKind::Text,
+        required,
+        default: None,
+        help,
+    }
+}
+
+/// `recent-turns`: the newest turns of a session, newest first, one row per turn.
+pub const RECENT_TURNS: CannedQuery = CannedQuery {
+    name: "recent-turns",
+    summary: "the newest turns of a session, newest first: index, role, time, prompt and answer text",
+    parameters: &[SESSION_REQUIRED, count("10")],
+    sparql: include_str!("../../queries/recent-turns.rq"),
+};
+
+/// `tool-usage`: tool invocations, newest first, one row per invocation.
+pub const TOOL_USAGE: CannedQuery = CannedQuery {
+    name: "tool-usage",
+    summary: "tool invocations, newest first: session, turn, tool, parameters, result, error flag, time",
+    parameters: &[
+        text("tool", "tool", false, "only this tool name"),
+        SESSION_OPTIONAL,
+        SINCE,
+        Parameter {
+            name: "until",
+            variable: Some("until"),
+            help: "only calls at or before this time",
+            ..SINCE
+        },
+    ],
+    sparql: include_str!("../../queries/tool-usage.rq"),
+};
+
+/// `tool-stats`: per tool, calls, failures, calls without result, sessions, first and
+/// last use.
+pub const TOOL_STATS: CannedQuery = CannedQuery {
+    name: "tool-stats",
+    summary: "per tool: calls, failed calls, calls without result, sessions using it, first and last use",
+    parameters: &[SESSION_OPTIONAL, SINCE],
+    sparql: include_str!("../../queries/tool-stats.rq"),
+};
+
+/// `sessions`: the stored sessions.
+pub const SESSIONS: CannedQuery = CannedQuery {
+    name: "sessions",
+    summary: "per session: id, M-Instance, U-Environment, start time, turn count, last turn time",
+    parameters: &[
+        text("m-instance", "mInstance", false, "only this M-Instance"),
+        text(
+            "u-environment",
+            "uEnvironment",
+            false,
+            "only this U-Environment",
+        ),
+    ],
+    sparql: include_str!("../../queries/sessions.rq"),
+};
+
+/// `transcript`: a session's turns in order, with texts and tool calls.
+pub const TRANSCRIPT: CannedQuery = CannedQuery {
+    name: "transcript",
+    summary: "a session's turns in order: index, role, time, prompt, answer, tool calls",
+    parameters: &[SESSION_REQUIRED],
+    sparql: include_str!("../../queries/transcript.rq"),
+};
+
+/// `search`: turns whose prompt or answer text contains a text.
+pub const SEARCH: CannedQuery = CannedQuery {
+    name: "search",
+    summary: "turns whose prompt or answer text contains a text, case-insensitively",
+    parameters: &[
+        text("text", "text", true, "the text to look for"),
+        SESSION_OPTIONAL,
+    ],
+    sparql: include_str!("../../queries/search.rq"),
+};
+
+/// `user-state`: a session's turns with a user entity state.
+pub const USER_STATE: CannedQuery = CannedQuery {
+    name: "user-state",
+    summary: "a session's turns with a user entity state: index, time, state (JSON)",
+    parameters: &[SESSION_REQUIRED],
+    sparql: include_str!("../../queries/user-state.rq"),
+};
+
+/// `instructions`: turns triggered by an AUC instruction.
+pub const INSTRUCTIONS: CannedQuery = CannedQuery {
+    name: "instructions",
+    summary: "turns triggered by an AUC instruction: session, index, instruction name and JSON",
+    parameters: &[
+        SESSION_OPTIONAL,
+        text(
+            "instruction",
+            "instruction",
+            false,
+            "only this instruction name",
+        ),
+    ],
+    sparql: include_str!("../../queries/instructions.rq"),
+};
+
+/// `roles`: per role, turns and sessions.
+pub const ROLES: CannedQuery = CannedQuery {
+    name: "roles",
+    summary: "per role (A-User, H-User, BKN): turns and sessions",
+    parameters: &[SESSION_OPTIONAL],
+    sparql: include_str!("../../queries/roles.rq"),
+};
+
+/// `memory-items`: the `jido:MemoryItem`s with their most specific class.
+pub const MEMORY_ITEMS: CannedQuery = CannedQuery {
+    name: "memory-items",
+    summary: "jido:MemoryItem nodes: IRI, most specific class, session",
+    parameters: &[
+        SESSION_OPTIONAL,
+        Parameter {
+            name: "class",
+            variable: Some("class"),
+            kind: ParameterKind::Class,
+            required: false,
+            default: None,
+            help: "only items of this most specific class",
+        },
+    ],
+    sparql: include_str!("../../queries/memory-items.rq"),
+};
+
+/// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
+/// give one row per turn.
+pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
+    name: "design-recent-turns",
+    summary: "the ontology design's Query 1 (last turns of a work session), one row per turn",
+    parameters: &[
+        Parameter {
+            name: "session",
+            variable: Some("workSession"),
+            kind: ParameterKind::WorkSession,
+            required: true,
+            default: None,
+            help: "the SessionID (bound as its work-session IRI, jido:session_abc for abc)",
+        },
+        count("3"),
+    ],
+    sparql: include_str!("../../queries/design-recent-turns.rq"),
+};
+
+/// `design-tool-invocations`: Query 2 of the ontology design, parameterised.
+pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
+    name: "design-tool-invocations",
+    summary: "the ontology design's Query 2 (invocations of one tool in a work session)",
+    parameters: &[
+        Parameter {
+            name: "session",
+            variable: Some("workSession"),
+            kind: ParameterKind::WorkSession,
+            required: true,
+            default: None,
+            help: "the SessionID (bound as its work-session IRI, jido:session_abc for abc)",
+        },
+        text(
+            "tool",
+            "toolName",
+            true,
+            "the tool name (ReadFile in the design)",
+        ),
+    ],
+    sparql: include_str!("../../queries/design-tool-invocations.rq"),
+};
+
+/// Every canned query, in the order `ihigraph queries` lists them.
+pub const CANNED_QUERIES: &[CannedQuery] = &[
+    RECENT_TURNS,
+    TOOL_USAGE,
+    TOOL_STATS,
+    SESSIONS,
+    TRANSCRIPT,
+    SEARCH,
+    USER_STATE,
+    INSTRUCTIONS,
+    ROLES,
+    MEMORY_ITEMS,
+    DESIGN_RECENT_TURNS,
+    DESIGN_TOOL_INVOCATIONS,
+];

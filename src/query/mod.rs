@@ -1,0 +1,13 @@
+//! Queries: the canned SPARQL queries of `queries/*.rq` with their typed parameters and
+//! how arguments are bound into them, and the SPARQL result formats. Queries are
+//! definitions and pure functions of text and terms; the store runs them, so this layer
+//! sits below [`store`](crate::store).
+
+mod canned;
+mod parameters;
+mod patterns;
+mod results;
+
+pub use canned::*;
+pub use parameters::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
+pub use results::{ResultsError, ResultsFormat, write_results};

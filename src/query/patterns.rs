@@ -1,0 +1,90 @@
+//! Binding into a parsed query: the `VALUES` row that holds the parameters, and `LIMIT`.
+
+use spargebra::algebra::GraphPattern;
+use spargebra::term::GroundTerm;
+
+/// Puts the values in the `VALUES` row whose variables are the parameters'; false if
+/// the query has no such row.
+pub(super) fn fill_values_row(
+    pattern: &mut GraphPattern,
+    row: &[(&str, Option<GroundTerm>)],
+) -> bool {
+    match pattern {
+        GraphPattern::Values {
+            variables,
+            bindings,
+        } if variables.len() == row.len()
+            && variables
+                .iter()
+                .zip(row)
+                .all(|(variable, (name, _))| variable.as_str() == *name) =>
+        {
+            *bindings = vec![row.iter().map(|(_, value)| value.clone()).collect()];
+            true
+        }
+        GraphPattern::Join { left, right }
+        | GraphPattern::LeftJoin { left, right, .. }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right } => {
+            fill_values_row(left, row) || fill_values_row(right, row)
+        }
+        GraphPattern::Filter { inner, .. }
+        | GraphPattern::Graph { inner, .. }
+        | GraphPattern::Extend { inner, .. }
+        | GraphPattern::OrderBy { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::Group { inner, .. } => fill_values_row(inner, row),
+        _ => false,
+    }
+}
+
+/// Sets every `LIMIT` of the query to `limit` (a subquery's too: `recent-turns` picks
+/// its turns in one), adding one to the query if it has none.
+pub(super) fn set_limit(pattern: &mut GraphPattern, limit: usize) {
+    if !replace_limits(pattern, limit) {
+        let inner = std::mem::replace(
+            pattern,
+            GraphPattern::Bgp {
+                patterns: Vec::new(),
+            },
+        );
+        *pattern = GraphPattern::Slice {
+            inner: Box::new(inner),
+            start: 0,
+            length: Some(limit),
+        };
+    }
+}
+
+/// Sets the length of every `LIMIT` in the pattern; whether there was one.
+fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
+    match pattern {
+        GraphPattern::Slice { inner, length, .. } => {
+            let found = length.is_some();
+            if found {
+                *length = Some(limit);
+            }
+            replace_limits(inner, limit) || found
+        }
+        GraphPattern::Join { left, right }
+        | GraphPattern::LeftJoin { left, right, .. }
+        | GraphPattern::Union { left, right }
+        | GraphPattern::Minus { left, right } => {
+            // Both sides, not the first that has one.
+            let on_left = replace_limits(left, limit);
+            replace_limits(right, limit) || on_left
+        }
+        GraphPattern::Filter { inner, .. }
+        | GraphPattern::Graph { inner, .. }
+        | GraphPattern::Extend { inner, .. }
+        | GraphPattern::OrderBy { inner, .. }
+        | GraphPattern::Project { inner, .. }
+        | GraphPattern::Distinct { inner }
+        | GraphPattern::Reduced { inner }
+        | GraphPattern::Group { inner, .. } => replace_limits(inner, limit),
+        _ => false,
+    }
+}

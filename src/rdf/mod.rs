@@ -1,0 +1,17 @@
+//! RDF: the vocabulary, the IRI scheme, the ontologies, and the mapping of a history to
+//! the quads of its session graph and back.
+
+mod iri;
+mod mapping;
+mod ontology;
+mod retrieve;
+pub mod vocab;
+
+pub use iri::{
+    DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,
+    encode_segment,
+};
+pub use mapping::{MappingWarning, SessionGraph, map_history};
+pub use ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
+pub use retrieve::{RetrieveError, rebuild_history};
+pub use vocab::PREFIXES;

@@ -1,0 +1,266 @@
+//! The RDF vocabulary ihigraph writes: every namespace, class, property and individual
+//! as a documented constant, so that the mapper never spells an IRI by hand and a test
+//! can check each of them against `ontology/*.ttl`.
+
+use oxrdf::NamedNodeRef;
+
+macro_rules! terms {
+    ($(#[$module_doc:meta])* $module:ident, $ns:literal, { $($(#[$doc:meta])* $name:ident = $local:literal,)* }) => {
+        $(#[$module_doc])*
+        pub mod $module {
+            use super::NamedNodeRef;
+            /// The namespace IRI.
+            pub const NAMESPACE: &str = $ns;
+            $(
+                $(#[$doc])*
+                pub const $name: NamedNodeRef<'static> =
+                    NamedNodeRef::new_unchecked(concat!($ns, $local));
+            )*
+            /// Every term of this namespace that ihigraph writes.
+            pub const ALL: &[NamedNodeRef<'static>] = &[$($name),*];
+        }
+    };
+}
+
+terms!(
+    /// The Conversation History Ontology (`ch:`), from the jidoka design.
+    ch, "https://jido.ai/ontology/conversation-history#", {
+    /// A sequence of turns within one work session: one PGM-IHI session.
+    CONVERSATION = "Conversation",
+    /// One turn of a conversation.
+    CONVERSATION_TURN = "ConversationTurn",
+    /// The prompt of a turn (PGM-IHI `PRCPrompt`).
+    PROMPT = "Prompt",
+    /// The answer of a turn (PGM-IHI `BKNResponse`).
+    ANSWER = "Answer",
+    /// One call of a tool requested in a turn's response.
+    TOOL_INVOCATION = "ToolInvocation",
+    /// The outcome of a tool invocation.
+    TOOL_RESULT = "ToolResult",
+    /// Conversation -> `jido:WorkSession`.
+    ASSOCIATED_WITH_SESSION = "associatedWithSession",
+    /// Conversation -> turn.
+    HAS_TURN = "hasTurn",
+    /// Turn -> conversation, the inverse of `ch:hasTurn`.
+    PART_OF_CONVERSATION = "partOfConversation",
+    /// Turn -> prompt.
+    HAS_PROMPT = "hasPrompt",
+    /// Turn -> answer.
+    HAS_ANSWER = "hasAnswer",
+    /// Turn -> tool invocation.
+    INVOLVES_TOOL_INVOCATION = "involvesToolInvocation",
+    /// Tool invocation -> tool result.
+    HAS_RESULT = "hasResult",
+    /// Tool invocation -> the tool.
+    USES_TOOL = "usesTool",
+    /// Text of a prompt.
+    PROMPT_TEXT = "promptText",
+    /// Text of an answer.
+    ANSWER_TEXT = "answerText",
+    /// Arguments of a tool invocation, as JSON text.
+    INVOCATION_PARAMETERS = "invocationParameters",
+    /// Data returned by a tool.
+    RESULT_DATA = "resultData",
+    /// When something happened, as `xsd:dateTime`.
+    TIMESTAMP = "timestamp",
+    /// Zero-based position of a turn.
+    TURN_INDEX = "turnIndex",
+    /// Name of the invoked tool.
+    TOOL_NAME = "toolName",
+});
+
+terms!(
+    /// The ihigraph extension of `ch:` (`ihi:`): whatever a PGM-IHI document holds that
+    /// `ch:` has no home for.
+    ihi, "https://w3id.org/ihigraph/ontology#", {
+    /// A PGM-IHI role (`A-User`, `H-User`, `BKN`).
+    ROLE = "Role",
+    /// The autonomous agent role.
+    A_USER = "A-User",
+    /// The human user role.
+    H_USER = "H-User",
+    /// The Basic Knowledge (language model) role.
+    BKN = "BKN",
+    /// An MPAI OSD Simple Time.
+    SIMPLE_TIME = "SimpleTime",
+    /// One segment of a Simple Time's `SimpleTimeData`.
+    TIME_SEGMENT = "TimeSegment",
+    /// A Simple Time unit.
+    TIME_UNIT = "TimeUnit",
+    /// Seconds.
+    SECOND = "Second",
+    /// Milliseconds.
+    MILLISECOND = "Millisecond",
+    /// Microseconds.
+    MICROSECOND = "Microsecond",
+    /// Nanoseconds.
+    NANOSECOND = "Nanosecond",
+    /// A PGM-IHI `UserEntityState`.
+    USER_ENTITY_STATE = "UserEntityState",
+    /// A PGM-IHI `AUCInstruction`.
+    AUC_INSTRUCTION = "AUCInstruction",
+    /// MPAI-PTF Data Exchange Metadata.
+    DATA_EXCHANGE_METADATA = "DataExchangeMetadata",
+    /// A tool that tool invocations use.
+    TOOL = "Tool",
+    /// PGM-IHI `Header` (also the DEM's and Simple Time's).
+    HEADER = "header",
+    /// PGM-IHI `SessionID`.
+    SESSION_ID = "sessionId",
+    /// PGM-IHI `MInstanceID`.
+    M_INSTANCE_ID = "mInstanceId",
+    /// PGM-IHI `UEnvironmentID`.
+    U_ENVIRONMENT_ID = "uEnvironmentId",
+    /// PGM-IHI `TurnCount`.
+    TURN_COUNT = "turnCount",
+    /// PGM-IHI `DescrMetadata`.
+    DESCRIPTIVE_METADATA = "descriptiveMetadata",
+    /// Conversation -> its `SessionStartTime`.
+    SESSION_START_TIME = "sessionStartTime",
+    /// Turn -> its `Timestamp`.
+    TURN_TIMESTAMP = "turnTimestamp",
+    /// Turn -> role.
+    ROLE_PROPERTY = "role",
+    /// Turn -> user entity state.
+    HAS_USER_ENTITY_STATE = "hasUserEntityState",
+    /// Turn -> the AUC instruction that triggered it.
+    TRIGGERED_BY_INSTRUCTION = "triggeredByInstruction",
+    /// Conversation -> data exchange metadata.
+    HAS_DATA_EXCHANGE_METADATA = "hasDataExchangeMetadata",
+    /// DEM `DataID`.
+    DATA_ID = "dataId",
+    /// DEM `DataType`.
+    DATA_TYPE = "dataType",
+    /// DEM `DataExchangeMetadataID`.
+    DATA_EXCHANGE_METADATA_ID = "dataExchangeMetadataId",
+    /// DEM `DataExchangeMetadataTime`.
+    DATA_EXCHANGE_METADATA_TIME = "dataExchangeMetadataTime",
+    /// DEM `Source`: an AIM identifier.
+    SOURCE_AIM_ID = "sourceAimId",
+    /// DEM `Source`: an implementer AIM identifier.
+    SOURCE_IMPLEMENTER_AIM_ID = "sourceImplementerAimId",
+    /// DEM `Confidence`.
+    CONFIDENCE = "confidence",
+    /// Simple Time `SimpleTimeID`.
+    SIMPLE_TIME_ID = "simpleTimeId",
+    /// Simple Time -> segment.
+    HAS_TIME_SEGMENT = "hasTimeSegment",
+    /// Position of a segment in `SimpleTimeData`.
+    SEGMENT_INDEX = "segmentIndex",
+    /// Simple Time `FlagsByte`.
+    FLAGS_BYTE = "flagsByte",
+    /// Whether a segment is absolute (Unix epoch) rather than relative.
+    IS_ABSOLUTE_TIME = "isAbsoluteTime",
+    /// Segment -> its unit.
+    TIME_UNIT_PROPERTY = "timeUnit",
+    /// `StartTime` as an offset in the segment's unit.
+    START_OFFSET = "startOffset",
+    /// `EndTime` as an offset in the segment's unit.
+    END_OFFSET = "endOffset",
+    /// `StartTime` of an absolute segment as `xsd:dateTime`.
+    START_TIME = "startTime",
+    /// `EndTime` of an absolute segment as `xsd:dateTime`.
+    END_TIME = "endTime",
+    /// `AccuracyMode`.
+    ACCURACY_MODE = "accuracyMode",
+    /// `AccuracyPlusMinus`.
+    ACCURACY_PLUS_MINUS = "accuracyPlusMinus",
+    /// `AccuracyStartPlusMinus`.
+    ACCURACY_START_PLUS_MINUS = "accuracyStartPlusMinus",
+    /// `AccuracyEndPlusMinus`.
+    ACCURACY_END_PLUS_MINUS = "accuracyEndPlusMinus",
+    /// Name of an AUC instruction, by the documented rule.
+    INSTRUCTION_NAME = "instructionName",
+    /// Provider call id of a tool invocation or result.
+    CALL_ID = "callId",
+    /// Whether a tool result reports an error.
+    IS_ERROR = "isError",
+    /// The verbatim JSON of a payload, as an `rdf:JSON` literal.
+    RAW_JSON = "rawJson",
+    /// `TurnCount` as written, when that is not the canonical integer (`2.0`, `1e1`).
+    RAW_TURN_COUNT = "rawTurnCount",
+    /// `TurnIndex` as written, when that is not the canonical integer.
+    RAW_TURN_INDEX = "rawTurnIndex",
+    /// Store settings: the IRI base.
+    IRI_BASE = "iriBase",
+    /// Store settings: the work-session IRI template.
+    SESSION_IRI_TEMPLATE = "sessionIriTemplate",
+    /// Store settings: the subject of the store's own settings, in the default graph.
+    STORE_SETTINGS = "storeSettings",
+    /// Store settings: the digest of the ontologies stored beside the sessions.
+    ONTOLOGY_DIGEST = "ontologyDigest",
+});
+
+terms!(
+    /// Jido core (`jido:`), for long-term memory.
+    jido, "https://jido.ai/ontology#", {
+    /// Anything kept in long-term memory.
+    MEMORY_ITEM = "MemoryItem",
+    /// A work session.
+    WORK_SESSION = "WorkSession",
+    /// Memory item -> the work session it was asserted in.
+    ASSERTED_IN = "assertedIn",
+    /// Memory item -> its kind of source.
+    HAS_SOURCE_TYPE = "hasSourceType",
+    /// Source: a user.
+    USER_SOURCE = "UserSource",
+    /// Source: an agent.
+    AGENT_SOURCE = "AgentSource",
+    /// Source: a tool.
+    TOOL_SOURCE = "ToolSource",
+});
+
+terms!(
+    /// W3C PROV-O (`prov:`).
+    prov, "http://www.w3.org/ns/prov#", {
+    /// Something that happened.
+    ACTIVITY = "Activity",
+    /// A thing with provenance.
+    ENTITY = "Entity",
+    /// Activity -> entity it used.
+    USED = "used",
+    /// Entity -> the activity that generated it.
+    WAS_GENERATED_BY = "wasGeneratedBy",
+    /// Activity -> when it started.
+    STARTED_AT_TIME = "startedAtTime",
+});
+
+/// Datatypes and RDF terms used beside the ontology namespaces.
+pub mod rdf {
+    use super::NamedNodeRef;
+    /// `rdf:type`.
+    pub const TYPE: NamedNodeRef<'static> = oxrdf::vocab::rdf::TYPE;
+    /// `rdf:JSON` (RDF 1.1 JSON literals), whose lexical form keeps a JSON text verbatim.
+    pub const JSON: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON");
+    /// `rdfs:label`.
+    pub const LABEL: NamedNodeRef<'static> = oxrdf::vocab::rdfs::LABEL;
+}
+
+/// The prefixes of exports, query results and the `ontology` listing.
+pub const PREFIXES: &[(&str, &str)] = &[
+    ("ch", ch::NAMESPACE),
+    ("ihi", ihi::NAMESPACE),
+    ("jido", jido::NAMESPACE),
+    ("prov", prov::NAMESPACE),
+    ("xsd", "http://www.w3.org/2001/XMLSchema#"),
+    ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),
+    ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
+];
+
+/// The individual of a PGM-IHI role: the one place where a role meets its IRI.
+pub fn role_individual(role: crate::model::Role) -> NamedNodeRef<'static> {
+    use crate::model::Role;
+    match role {
+        Role::AUser => ihi::A_USER,
+        Role::HUser => ihi::H_USER,
+        Role::Bkn => ihi::BKN,
+    }
+}
+
+/// The role whose individual is `iri`, if any.
+pub fn role_of_individual(iri: NamedNodeRef<'_>) -> Option<crate::model::Role> {
+    crate::model::Role::ALL
+        .into_iter()
+        .find(|role| role_individual(*role) == iri)
+}

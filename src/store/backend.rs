@@ -1,0 +1,70 @@
+//! The storage a [`HistoryStore`](super::HistoryStore) sits on, at the level the SPARQL
+//! protocols share: whole graphs read, added, replaced and dropped, queries and updates.
+//! The embedded Oxigraph store is one implementation; a SPARQL 1.1 server is another.
+//! Nothing above this trait knows which one it talks to.
+
+use super::StoreError;
+use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad};
+use oxigraph::sparql::QueryResults;
+use spargebra::{Query, Update};
+use std::path::Path;
+
+/// Quads read from a backend, streamed.
+pub type QuadStream<'a> = Box<dyn Iterator<Item = Result<Quad, StoreError>> + 'a>;
+
+/// What a backend can do beyond the common ground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// It can copy itself into a directory while staying readable ([`Backend::backup`]).
+    pub backup: bool,
+}
+
+/// A store of named graphs that answers SPARQL.
+///
+/// Every write is atomic: after an error or a crash, each graph it names is as it was
+/// before or as it was asked to be, never between.
+pub trait Backend: Send + Sync {
+    /// Where the data lives, for people: a directory, "memory", an endpoint.
+    fn location(&self) -> String;
+
+    /// What it can do beyond the common ground.
+    fn capabilities(&self) -> Capabilities;
+
+    /// The quads of one graph, or of every graph (the default graph included) when
+    /// `graph` is `None`.
+    fn quads(&self, graph: Option<GraphNameRef<'_>>) -> Result<QuadStream<'_>, StoreError>;
+
+    /// Whether a named graph holds any quad.
+    fn contains_graph(&self, graph: NamedNodeRef<'_>) -> Result<bool, StoreError>;
+
+    /// Adds quads to graphs that hold nothing yet, all in one atomic step: the fast path
+    /// for new sessions.
+    fn add_graphs(&self, quads: Vec<Quad>) -> Result<(), StoreError>;
+
+    /// Empties `graphs` and adds `quads`, in one atomic step.
+    fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError>;
+
+    /// Runs a query; with `union_default_graph`, a query that names no dataset sees the
+    /// union of the named graphs as its default graph.
+    fn query(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+    ) -> Result<QueryResults<'static>, StoreError>;
+
+    /// Runs a SPARQL 1.1 update, atomically.
+    fn update(&self, update: Update) -> Result<(), StoreError>;
+
+    /// The number of quads in every graph, the default graph included.
+    fn quad_count(&self) -> Result<usize, StoreError>;
+
+    /// Copies the store into the new directory `target` while it stays readable.
+    fn backup(&self, target: &Path) -> Result<(), StoreError> {
+        let _ = target;
+        Err(StoreError::Unsupported {
+            backend: self.location(),
+            what: "make a backup",
+        })
+    }
+}

@@ -1,0 +1,120 @@
+//! What can go wrong with a store, whatever its backend.
+
+use crate::query::ParameterError;
+use crate::rdf::{IriSchemeError, RetrieveError};
+use oxigraph::sparql::{QueryEvaluationError, SparqlSyntaxError, UpdateEvaluationError};
+use oxigraph::store::StorageError;
+use std::io;
+use std::path::PathBuf;
+
+/// What can go wrong with the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// Another process holds the store.
+    #[error("store {path} is in use by another process (only one process may open it at a time)")]
+    Locked {
+        /// The store directory.
+        path: PathBuf,
+    },
+    /// The store could not be opened.
+    #[error("cannot open store {path}")]
+    Open {
+        /// The store directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: StorageError,
+    },
+    /// A read or write failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// A setting given differs from the one the store was created with.
+    #[error(
+        "this store was created with {} {stored:?}; {requested:?} was asked for (a store keeps one IRI scheme)",
+        setting.name()
+    )]
+    SchemeConflict {
+        /// Which setting.
+        setting: SchemeSetting,
+        /// What the store holds.
+        stored: String,
+        /// What was asked for.
+        requested: String,
+    },
+    /// A base or template is not usable.
+    #[error(transparent)]
+    Scheme(#[from] IriSchemeError),
+    /// A SPARQL query does not parse.
+    #[error("invalid SPARQL query")]
+    QuerySyntax(#[source] SparqlSyntaxError),
+    /// A SPARQL update was given where only queries are allowed.
+    #[error("this is a SPARQL update, and queries are read-only: run it as an update")]
+    UpdateNotAllowed,
+    /// A SPARQL update failed while running; nothing of it was written.
+    #[error("SPARQL update failed")]
+    UpdateEvaluation(#[source] UpdateEvaluationError),
+    /// A SPARQL query failed while running.
+    #[error("SPARQL query failed")]
+    QueryEvaluation(#[source] QueryEvaluationError),
+    /// Writing an export failed.
+    #[error("cannot write the export")]
+    Write(#[source] io::Error),
+    /// A format that holds one graph was asked for several.
+    #[error(
+        "{format} holds a single graph: export one session in it, or use trig, nquads or jsonld"
+    )]
+    SingleGraphFormat {
+        /// The format's name.
+        format: &'static str,
+    },
+    /// A session graph could not be read back as a document.
+    #[error(transparent)]
+    Retrieve(#[from] RetrieveError),
+    /// A backup could not be made.
+    #[error("cannot back up the store into {path}")]
+    Backup {
+        /// The target directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: StorageError,
+    },
+    /// The backend cannot do this.
+    #[error("{backend} cannot {what}")]
+    Unsupported {
+        /// The backend.
+        backend: String,
+        /// What was asked.
+        what: &'static str,
+    },
+    /// A canned query's arguments do not fit its parameters.
+    #[error(transparent)]
+    Parameter(#[from] ParameterError),
+    /// No session has that id.
+    #[error("no session {session_id:?} in the store")]
+    UnknownSession {
+        /// The id asked for.
+        session_id: String,
+    },
+}
+
+/// The settings of a store's IRI scheme, fixed when the store is created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SchemeSetting {
+    /// The base of the nodes ihigraph writes.
+    Base,
+    /// The template of work-session IRIs.
+    SessionTemplate,
+}
+
+impl SchemeSetting {
+    /// The setting's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Base => "IRI base",
+            Self::SessionTemplate => "session IRI template",
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! The store: one named graph per session, on a [`Backend`] (the embedded Oxigraph store
+//! by default), with the store's own settings and the ontologies beside the sessions.
+//! [`HistoryStore`] is the handle everything above this layer uses: it writes and reads
+//! whole session graphs, runs queries and updates, and exports; it knows no use case
+//! (checking, appending, ingesting pipelines live in [`ingest`](crate::ingest)).
+
+mod backend;
+mod embedded;
+mod error;
+mod export;
+mod settings;
+
+pub use backend::{Backend, Capabilities, QuadStream};
+pub use embedded::Embedded;
+pub use error::{SchemeSetting, StoreError};
+pub use export::ExportFormat;
+pub use settings::SchemeRequest;
+
+use crate::model::InteractionHistory;
+use crate::query::{Arguments, CannedQuery};
+use crate::rdf::vocab::ihi;
+use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
+use oxigraph::model::{Graph, GraphName, NamedNode, Quad, Term};
+use oxigraph::sparql::{QueryResults, SparqlSyntaxError};
+use spargebra::SparqlParser;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// What writing a session did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// The session existed with other content and was replaced.
+    pub replaced: bool,
+    /// The session existed with the very same quads: nothing was written.
+    pub unchanged: bool,
+}
+
+/// A store of interaction histories.
+pub struct HistoryStore {
+    backend: Box<dyn Backend>,
+    scheme: IriScheme,
+}
+
+impl HistoryStore {
+    /// Opens (creating if needed) the embedded on-disk store in `path`. A new store
+    /// records the requested scheme; an existing one keeps its own, and a conflicting
+    /// request is an error.
+    ///
+    /// ```
+    /// use ihigraph::{HistoryStore, SchemeRequest};
+    /// let directory = tempfile::tempdir()?;
+    /// let store = HistoryStore::open(directory.path(), &SchemeRequest::default())?;
+    /// assert_eq!(store.session_count()?, 0);
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(path: &Path, request: &SchemeRequest) -> Result<Self, StoreError> {
+        Self::with_backend(Embedded::open(path)?, request)
+    }
+
+    /// A new embedded store in memory.
+    ///
+    /// ```
+    /// let store = ihigraph::HistoryStore::in_memory(&Default::default())?;
+    /// assert_eq!(store.session_count()?, 0);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn in_memory(request: &SchemeRequest) -> Result<Self, StoreError> {
+        Self::with_backend(Embedded::in_memory()?, request)
+    }
+
+    /// A store on any backend: its settings are read (or recorded, for a new store) and
+    /// its ontologies brought up to this version.
+    pub fn with_backend(
+        backend: impl Backend + 'static,
+        request: &SchemeRequest,
+    ) -> Result<Self, StoreError> {
+        let scheme = settings::settle(&backend, request)?;
+        Ok(Self {
+            backend: Box::new(backend),
+            scheme,
+        })
+    }
+
+    /// The IRI scheme of this store.
+    pub fn scheme(&self) -> &IriScheme {
+        &self.scheme
+    }
+
+    /// Where the data lives, for people.
+    pub fn location(&self) -> String {
+        self.backend.location()
+    }
+
+    /// What the backend can do beyond the common ground.
+    pub fn capabilities(&self) -> Capabilities {
+        self.backend.capabilities()
+    }
+
+    /// Writes a session in one atomic step, replacing any earlier version of it: after
+    /// an error, the store is as it was. A session already stored with the very same
+    /// quads is left untouched.
+    pub fn write_session(&self, session: &SessionGraph) -> Result<WriteOutcome, StoreError> {
+        let replaced = self.backend.contains_graph(session.graph.as_ref())?;
+        if replaced && self.holds_exactly(session)? {
+            return Ok(WriteOutcome {
+                replaced: false,
+                unchanged: true,
+            });
+        }
+        self.backend
+            .replace_graphs(&[session.graph.clone().into()], session.quads.clone())?;
+        Ok(WriteOutcome {
+            replaced,
+            unchanged: false,
+        })
+    }
+
+    /// Writes many sessions at once, as `ingest` does: the sessions not yet in the store
+    /// are added together in one atomic step (the backend's fast path); sessions already
+    /// stored are replaced or left unchanged as [`write_session`](Self::write_session)
+    /// does. Each session is written whole or not at all: after an error or a crash,
+    /// some sessions of the batch may be stored, each of them complete. A session given
+    /// twice is written twice, the later one replacing the earlier. The outcomes are in
+    /// the order of `sessions`.
+    ///
+    /// ```
+    /// use ihigraph::check::{CheckOptions, check_document};
+    /// use ihigraph::generate::generate;
+    /// use ihigraph::rdf::map_history;
+    /// use ihigraph::HistoryStore;
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let sessions = generate(Default::default()).take(5).map(|document| {
+    ///     let history = check_document(&document, CheckOptions::default()).history.unwrap();
+    ///     map_history(&history, store.scheme())
+    /// });
+    /// let outcomes = store.write_sessions(sessions.collect())?;
+    /// assert_eq!(outcomes.len(), 5);
+    /// assert_eq!(store.session_count()?, 5);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn write_sessions(
+        &self,
+        sessions: Vec<SessionGraph>,
+    ) -> Result<Vec<WriteOutcome>, StoreError> {
+        let mut outcomes = Vec::with_capacity(sessions.len());
+        let mut fresh: Vec<Quad> = Vec::new();
+        let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
+        for session in sessions {
+            if fresh_graphs.contains(&session.graph) {
+                self.backend.add_graphs(std::mem::take(&mut fresh))?;
+                fresh_graphs.clear();
+            }
+            if self.backend.contains_graph(session.graph.as_ref())? {
+                outcomes.push(self.write_session(&session)?);
+            } else {
+                fresh_graphs.insert(session.graph);
+                fresh.extend(session.quads);
+                outcomes.push(WriteOutcome {
+                    replaced: false,
+                    unchanged: false,
+                });
+            }
+        }
+        self.backend.add_graphs(fresh)?;
+        Ok(outcomes)
+    }
+
+    /// Whether the session's graph holds exactly the session's quads.
+    fn holds_exactly(&self, session: &SessionGraph) -> Result<bool, StoreError> {
+        let wanted: HashSet<&Quad> = session.quads.iter().collect();
+        let mut stored = 0;
+        for quad in self.backend.quads(Some(session.graph.as_ref().into()))? {
+            if !wanted.contains(&quad?) {
+                return Ok(false);
+            }
+            stored += 1;
+        }
+        Ok(stored == wanted.len())
+    }
+
+    /// The triples of a stored session's graph, read in one call.
+    pub fn session_graph(&self, session_id: &str) -> Result<(NamedNode, Graph), StoreError> {
+        let name = self.scheme.session_graph(session_id);
+        let mut graph = Graph::new();
+        for quad in self.backend.quads(Some(name.as_ref().into()))? {
+            graph.insert(&quad?.into());
+        }
+        if graph.is_empty() {
+            return Err(StoreError::UnknownSession {
+                session_id: session_id.to_owned(),
+            });
+        }
+        Ok((name, graph))
+    }
+
+    /// The PGM-IHI document of a stored session, rebuilt from its graph alone.
+    ///
+    /// ```
+    /// use ihigraph::check::{CheckOptions, check_document};
+    /// use ihigraph::rdf::map_history;
+    /// use ihigraph::HistoryStore;
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let document = ihigraph::generate::generate(Default::default()).next().unwrap();
+    /// let history = check_document(&document, CheckOptions::default()).history.unwrap();
+    /// store.write_session(&map_history(&history, store.scheme()))?;
+    /// assert_eq!(store.history(&history.session_id)?, history);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn history(&self, session_id: &str) -> Result<InteractionHistory, StoreError> {
+        let (name, graph) = self.session_graph(session_id)?;
+        Ok(rebuild_history(&graph, &name, &self.scheme)?)
+    }
+
+    /// Removes a session and everything about it (one graph, one atomic step).
+    pub fn delete_session(&self, session_id: &str) -> Result<(), StoreError> {
+        let graph = self.scheme.session_graph(session_id);
+        if !self.backend.contains_graph(graph.as_ref())? {
+            return Err(StoreError::UnknownSession {
+                session_id: session_id.to_owned(),
+            });
+        }
+        self.backend.replace_graphs(&[graph.into()], Vec::new())
+    }
+
+    /// Removes every session, in one atomic step; the settings and ontologies stay.
+    /// Returns the number of sessions removed.
+    pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
+        let graphs: Vec<GraphName> = self
+            .sessions()?
+            .into_iter()
+            .map(|(_, graph)| graph.into())
+            .collect();
+        self.backend.replace_graphs(&graphs, Vec::new())?;
+        Ok(graphs.len())
+    }
+
+    /// Writes a consistent copy of the store into `target`, which must not exist yet,
+    /// while the store stays readable (for the embedded on-disk store, a RocksDB
+    /// checkpoint: hard links where the file system allows).
+    pub fn backup(&self, target: &Path) -> Result<(), StoreError> {
+        self.backend.backup(target)
+    }
+
+    /// The stored sessions: `SessionID` and graph.
+    pub fn sessions(&self) -> Result<Vec<(String, NamedNode)>, StoreError> {
+        let query = format!(
+            "SELECT ?id ?graph WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} }}",
+            ihi::SESSION_ID.as_str()
+        );
+        let mut sessions = Vec::new();
+        for solution in self.select(&query)? {
+            let solution = solution.map_err(StoreError::QueryEvaluation)?;
+            if let (Some(Term::Literal(id)), Some(Term::NamedNode(graph))) =
+                (solution.get("id"), solution.get("graph"))
+            {
+                sessions.push((id.value().to_owned(), graph.clone()));
+            }
+        }
+        Ok(sessions)
+    }
+
+    /// Number of stored sessions.
+    pub fn session_count(&self) -> Result<usize, StoreError> {
+        Ok(self.sessions()?.len())
+    }
+
+    /// Number of quads in session graphs (the store's settings and ontologies not counted).
+    pub fn quad_count(&self) -> Result<usize, StoreError> {
+        let mut bookkeeping = 0;
+        for (iri, _) in crate::rdf::ONTOLOGIES {
+            let graph = oxigraph::model::NamedNodeRef::new_unchecked(iri);
+            bookkeeping += self.backend.quads(Some(graph.into()))?.count();
+        }
+        bookkeeping += self
+            .backend
+            .quads(Some(oxigraph::model::GraphNameRef::DefaultGraph))?
+            .count();
+        Ok(self.backend.quad_count()?.saturating_sub(bookkeeping))
+    }
+
+    fn select(
+        &self,
+        sparql: &str,
+    ) -> Result<oxigraph::sparql::QuerySolutionIter<'static>, StoreError> {
+        let query = SparqlParser::new()
+            .parse_query(sparql)
+            .map_err(StoreError::QuerySyntax)?;
+        match self.backend.query(query, false)? {
+            QueryResults::Solutions(solutions) => Ok(solutions),
+            _ => unreachable!("a SELECT query gives solutions"),
+        }
+    }
+
+    /// Runs a read-only SPARQL query whose default graph is the union of the session
+    /// graphs (unless the query names its own dataset). On the embedded store, `SERVICE`
+    /// fails: Oxigraph is built without its HTTP client, so no query reaches the network.
+    pub fn query(&self, sparql: &str) -> Result<QueryResults<'static>, StoreError> {
+        let query = SparqlParser::new()
+            .parse_query(sparql)
+            .map_err(|error| update_or_syntax(sparql, error))?;
+        self.backend.query(query, true)
+    }
+
+    /// Runs a SPARQL 1.1 update, atomically. It writes what it says, bypassing the checks
+    /// and the mapping: ihigraph's guarantees (lossless export, one graph per session)
+    /// hold for what ihigraph wrote. On the embedded store `LOAD` and `SERVICE` fail:
+    /// Oxigraph is built without its HTTP client.
+    pub fn update(&self, sparql: &str) -> Result<(), StoreError> {
+        let update = SparqlParser::new()
+            .parse_update(sparql)
+            .map_err(StoreError::QuerySyntax)?;
+        self.backend.update(update)
+    }
+
+    /// Runs a canned query with its arguments bound as typed RDF terms (never pasted
+    /// into the query text); see [`CannedQuery::bind`].
+    ///
+    /// ```
+    /// use ihigraph::query::{Arguments, RECENT_TURNS};
+    /// use ihigraph::HistoryStore;
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let arguments = Arguments::new().text("session", "no \"such\" } session").count("n", 3);
+    /// let oxigraph::sparql::QueryResults::Solutions(rows) = store.run(&RECENT_TURNS, &arguments)? else {
+    ///     unreachable!("recent-turns is a SELECT query")
+    /// };
+    /// assert_eq!(rows.count(), 0);
+    /// # Ok::<_, ihigraph::StoreError>(())
+    /// ```
+    pub fn run(
+        &self,
+        query: &CannedQuery,
+        arguments: &Arguments,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let query = query.bind(arguments, &self.scheme)?;
+        self.backend.query(query, false)
+    }
+}
+
+/// A text that does not parse as a query may be an update, which deserves its own word.
+fn update_or_syntax(sparql: &str, error: SparqlSyntaxError) -> StoreError {
+    if SparqlParser::new().parse_update(sparql).is_ok() {
+        StoreError::UpdateNotAllowed
+    } else {
+        StoreError::QuerySyntax(error)
+    }
+}
+
+impl std::fmt::Debug for HistoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HistoryStore")
+            .field("location", &self.location())
+            .field("scheme", &self.scheme)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_memory_store_records_its_scheme() {
+        let request = SchemeRequest {
+            base: Some("https://example.org/h/".to_owned()),
+            session_template: None,
+        };
+        let store = HistoryStore::in_memory(&request).expect("memory store");
+        assert_eq!(store.scheme().base(), "https://example.org/h/");
+        assert_eq!(store.quad_count().expect("count"), 0);
+    }
+}

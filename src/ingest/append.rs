@@ -31,6 +31,17 @@ pub struct NewSession {
 }
 
 impl NewSession {
+    /// The least data-exchange metadata PTF V1.0 accepts for a session: its `DataID` and
+    /// the AIM that produced it.
+    pub fn minimal_metadata(data_id: &str, source_aim: &str) -> Value {
+        serde_json::json!({
+            "Header": "PTF-DEM-V1.0",
+            "DataID": data_id,
+            "DataType": "PGM-IHI-V1.0",
+            "Source": [{"AIMID": source_aim}],
+        })
+    }
+
     /// The document of a new session holding just `turn`; its start time is the
     /// turn's `Timestamp`.
     fn document(&self, session_id: &str, turn: &Value) -> Value {

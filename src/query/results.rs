@@ -1,7 +1,7 @@
 //! Query results in the SPARQL 1.1 result formats (JSON, XML, CSV, TSV), and graph
 //! results (CONSTRUCT, DESCRIBE) as Turtle with the project's prefixes.
 
-use crate::rdf::PREFIXES;
+use crate::rdf::prefixes_with_base;
 use oxigraph::io::{RdfFormat, RdfSerializer};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsSerializer};
 use oxigraph::sparql::{QueryEvaluationError, QueryResults};
@@ -76,7 +76,7 @@ pub fn write_results(
         }
         QueryResults::Graph(triples) => {
             let mut serializer = RdfSerializer::from_format(RdfFormat::Turtle);
-            for (prefix, namespace) in PREFIXES.iter().copied().chain([("id", base)]) {
+            for (prefix, namespace) in prefixes_with_base(base) {
                 serializer = serializer
                     .with_prefix(prefix, namespace)
                     .map_err(|error| io::Error::new(io::ErrorKind::InvalidInput, error))?;

@@ -14,4 +14,4 @@ pub use iri::{
 pub use mapping::{MappingWarning, SessionGraph, map_history};
 pub use ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
 pub use retrieve::{RetrieveError, rebuild_history};
-pub use vocab::PREFIXES;
+pub use vocab::{PREFIXES, prefixes_with_base};

@@ -248,6 +248,12 @@ pub const PREFIXES: &[(&str, &str)] = &[
     ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
 ];
 
+/// [`PREFIXES`], with `id:` standing for a store's IRI base: what exports and results
+/// print with.
+pub fn prefixes_with_base(base: &str) -> impl Iterator<Item = (&str, &str)> {
+    PREFIXES.iter().copied().chain([("id", base)])
+}
+
 /// The individual of a PGM-IHI role: the one place where a role meets its IRI.
 pub fn role_individual(role: crate::model::Role) -> NamedNodeRef<'static> {
     use crate::model::Role;

@@ -3,7 +3,7 @@
 
 use super::settings::is_bookkeeping;
 use super::{HistoryStore, StoreError};
-use crate::rdf::PREFIXES;
+use crate::rdf::prefixes_with_base;
 use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfSerializer};
 use std::io::Write;
 
@@ -72,11 +72,7 @@ impl HistoryStore {
             None => None,
         };
         let mut serializer = RdfSerializer::from_format(format.rdf_format());
-        for (prefix, namespace) in PREFIXES
-            .iter()
-            .copied()
-            .chain([("id", self.scheme().base())])
-        {
+        for (prefix, namespace) in prefixes_with_base(self.scheme().base()) {
             serializer = serializer
                 .with_prefix(prefix, namespace)
                 .expect("prefixes are valid IRIs: the base was checked, the rest are constants");

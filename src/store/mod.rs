@@ -294,6 +294,17 @@ impl HistoryStore {
     /// Runs a read-only SPARQL query whose default graph is the union of the session
     /// graphs (unless the query names its own dataset). On the embedded store, `SERVICE`
     /// fails: Oxigraph is built without its HTTP client, so no query reaches the network.
+    ///
+    /// ```
+    /// use ihigraph::{HistoryStore, StoreError};
+    /// use oxigraph::sparql::QueryResults;
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let ask = "ASK { ?c a <https://jido.ai/ontology/conversation-history#Conversation> }";
+    /// let QueryResults::Boolean(any) = store.query(ask)? else { unreachable!() };
+    /// assert!(!any, "no session is stored yet");
+    /// assert!(matches!(store.query("CLEAR ALL"), Err(StoreError::UpdateNotAllowed)));
+    /// # Ok::<_, StoreError>(())
+    /// ```
     pub fn query(&self, sparql: &str) -> Result<QueryResults<'static>, StoreError> {
         let query = SparqlParser::new()
             .parse_query(sparql)

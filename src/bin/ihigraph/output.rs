@@ -8,7 +8,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 use ihigraph::HistoryStore;
 use ihigraph::ingest::{IngestEvent, IngestSummary, PreparedDocument};
 use ihigraph::query::ResultsFormat;
-use ihigraph::rdf::PREFIXES;
+use ihigraph::rdf::prefixes_with_base;
 use oxigraph::model::Term;
 use oxigraph::sparql::{QueryResults, QuerySolution, Variable};
 use std::io::{self, BufWriter, Write};
@@ -175,10 +175,7 @@ fn cell(term: &Term, base: &str) -> String {
 }
 
 fn compact(iri: &str, base: &str) -> String {
-    PREFIXES
-        .iter()
-        .copied()
-        .chain([("id", base)])
+    prefixes_with_base(base)
         .find_map(|(prefix, namespace)| {
             iri.strip_prefix(namespace)
                 .map(|local| format!("{prefix}:{local}"))

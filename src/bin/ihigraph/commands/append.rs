@@ -88,12 +88,7 @@ fn new_session(args: &AppendArgs) -> Result<NewSession> {
             serde_json::from_str(&text)
                 .map_err(|error| UsageError(format!("--metadata is not JSON: {error}")))?
         }
-        (None, Some(data_id), Some(aim)) => serde_json::json!({
-            "Header": "PTF-DEM-V1.0",
-            "DataID": data_id,
-            "DataType": "PGM-IHI-V1.0",
-            "Source": [{"AIMID": aim}],
-        }),
+        (None, Some(data_id), Some(aim)) => NewSession::minimal_metadata(data_id, aim),
         _ => return Err(missing("--metadata JSON, or --data-id and --source-aim").into()),
     };
     Ok(NewSession {

@@ -38,9 +38,9 @@ pub trait Backend: Send + Sync {
     /// Whether a named graph holds any quad.
     fn contains_graph(&self, graph: NamedNodeRef<'_>) -> Result<bool, StoreError>;
 
-    /// Adds quads to graphs that hold nothing yet, all in one atomic step: the fast path
-    /// for new sessions.
-    fn add_graphs(&self, quads: Vec<Quad>) -> Result<(), StoreError>;
+    /// Adds graphs that hold nothing yet (the quads of one graph each), all in one atomic
+    /// step: the fast path for new sessions.
+    fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError>;
 
     /// Empties `graphs` and adds `quads`, in one atomic step.
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError>;

@@ -81,12 +81,12 @@ impl Backend for Embedded {
         Ok(self.store.contains_named_graph(graph)?)
     }
 
-    fn add_graphs(&self, quads: Vec<Quad>) -> Result<(), StoreError> {
-        if quads.is_empty() {
+    fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
+        if graphs.is_empty() {
             return Ok(());
         }
         let mut loader = self.store.bulk_loader();
-        loader.load_quads(quads)?;
+        loader.load_quads(graphs.into_iter().flatten())?;
         loader.commit()?;
         Ok(())
     }

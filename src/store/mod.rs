@@ -143,7 +143,7 @@ impl HistoryStore {
         sessions: Vec<SessionGraph>,
     ) -> Result<Vec<WriteOutcome>, StoreError> {
         let mut outcomes = Vec::with_capacity(sessions.len());
-        let mut fresh: Vec<Quad> = Vec::new();
+        let mut fresh: Vec<Vec<Quad>> = Vec::new();
         let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
         for session in sessions {
             if fresh_graphs.contains(&session.graph) {
@@ -154,7 +154,7 @@ impl HistoryStore {
                 outcomes.push(self.write_session(&session)?);
             } else {
                 fresh_graphs.insert(session.graph);
-                fresh.extend(session.quads);
+                fresh.push(session.quads);
                 outcomes.push(WriteOutcome {
                     replaced: false,
                     unchanged: false,

@@ -113,7 +113,7 @@ fn payloads_are_kept_verbatim_as_rdf_json() {
         let Term::Literal(literal) = &quad.object else {
             panic!("not a literal")
         };
-        assert_eq!(literal.datatype(), vocab::rdf::JSON);
+        assert_eq!(literal.datatype(), oxrdf::vocab::xsd::STRING);
         serde_json::from_str(literal.value()).unwrap()
     };
     assert_eq!(raw_of("turn/0/prompt"), document["Turns"][0]["PRCPrompt"]);
@@ -388,4 +388,32 @@ fn every_quad_is_written_once() {
         let unique: HashSet<_> = graph.quads.iter().collect();
         assert_eq!(unique.len(), graph.quads.len(), "{}", graph.session_id);
     }
+}
+
+#[test]
+fn texts_with_characters_xml_forbids_are_kept_and_reported() {
+    let mut document = fixture("valid/complete.json");
+    document["Turns"][0]["PRCPrompt"] =
+        json!({"messages": [{"role": "user", "content": "ring \u{7} the bell"}]});
+    let history = check_document(&document, CheckOptions::default())
+        .history
+        .unwrap();
+    let session = map_history(&history, &IriScheme::default());
+    let texts: Vec<&str> = session
+        .quads
+        .iter()
+        .filter(|q| q.predicate == vocab::ch::PROMPT_TEXT)
+        .filter_map(|q| match &q.object {
+            Term::Literal(literal) => Some(literal.value()),
+            _ => None,
+        })
+        .collect();
+    assert!(texts.contains(&"ring \u{7} the bell"), "{texts:?}");
+    let warning = session
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("U+0007"))
+        .unwrap_or_else(|| panic!("no warning: {:?}", session.warnings));
+    assert!(warning.message.contains("turn/0/prompt"), "{warning:?}");
+    assert!(warning.message.contains("promptText"), "{warning:?}");
 }

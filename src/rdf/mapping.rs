@@ -67,6 +67,7 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
         scheme,
         out: QuadSink {
             graph: GraphName::NamedNode(graph.clone()),
+            non_xml: Vec::new(),
             quads: Vec::with_capacity(64 + 48 * history.turns.len()),
         },
         conversation: scheme.conversation(session_id),
@@ -81,17 +82,35 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
     for (position, turn) in history.turns.iter().enumerate() {
         mapper.turn(turn, position);
     }
+    let mut warnings = mapper.warnings;
+    warnings.extend(
+        mapper
+            .out
+            .non_xml
+            .into_iter()
+            .map(|message| MappingWarning {
+                pointer: String::new(),
+                message,
+            }),
+    );
     SessionGraph {
         session_id: session_id.clone(),
         graph,
         quads: mapper.out.quads,
         turn_count: history.turns.len(),
-        warnings: mapper.warnings,
+        warnings,
     }
+}
+
+/// Whether XML 1.0 allows the character (its `Char` production).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 struct QuadSink {
     graph: GraphName,
+    /// What [`QuadSink::string`] noticed: texts holding characters XML forbids.
+    non_xml: Vec<String>,
     quads: Vec<Quad>,
 }
 
@@ -111,7 +130,16 @@ impl QuadSink {
         }
     }
 
+    /// A text, as written. A character XML 1.0 forbids (a control character other than
+    /// tab, line feed and carriage return, or U+FFFE/U+FFFF) is kept too, and noted: the
+    /// stored text stays exact, and the warning says which tools will refuse it.
     fn string(&mut self, subject: &NamedNode, predicate: NamedNodeRef<'_>, value: &str) {
+        if let Some(forbidden) = value.chars().find(|c| !is_xml_char(*c)) {
+            self.non_xml.push(format!(
+                "{subject} {predicate} holds U+{:04X}, a character XML 1.0 forbids: stored as written, but RDF/XML and OWL tools refuse such a literal (the verbatim JSON escapes it)",
+                u32::from(forbidden)
+            ));
+        }
         self.add(subject, predicate, Literal::new_simple_literal(value));
     }
 
@@ -129,11 +157,12 @@ impl QuadSink {
         );
     }
 
-    /// The payload verbatim, as an `rdf:JSON` literal (numbers to the last digit,
-    /// members in document order).
+    /// The payload verbatim, as an `xsd:string` literal holding its JSON text (numbers
+    /// to the last digit, members in document order). Not `rdf:JSON`: OWL 2 has no such
+    /// datatype, and OWL tools refuse it (see the README's ontology section).
     fn raw_json(&mut self, subject: &NamedNode, value: &impl Serialize) {
         let text = serde_json::to_string(value).expect("a JSON value always serializes");
-        self.typed(subject, ihi::RAW_JSON, text, rdf::JSON);
+        self.add(subject, ihi::RAW_JSON, Literal::new_simple_literal(text));
     }
 
     /// An exact decimal, if the number is of sane length.
@@ -159,7 +188,7 @@ impl QuadSink {
         }
     }
 
-    /// An integer, plus its text as written (an `rdf:JSON` literal under `raw`) when
+    /// An integer, plus its text as written (an `xsd:string` literal under `raw`) when
     /// that is not the canonical form the store would give back.
     fn exact_integer(
         &mut self,
@@ -171,7 +200,7 @@ impl QuadSink {
         self.integer(subject, predicate, number);
         let canonical = JsonDecimal::parse(number.as_str()).and_then(|d| d.to_integer_text());
         if canonical.as_deref() != Some(number.as_str()) {
-            self.typed(subject, raw, number.as_str().to_owned(), rdf::JSON);
+            self.string(subject, raw, number.as_str());
         }
     }
 

@@ -4,7 +4,7 @@
 //! The mapping keeps every member of the document in the graph: the session's
 //! strings and numbers as literals (a number written in a non-canonical form, such as
 //! `2.0`, also verbatim, since stores canonicalise numeric literals), and every payload
-//! and Simple Time verbatim as an `rdf:JSON` literal. Reading them back gives the same
+//! and Simple Time verbatim as a literal holding its JSON text. Reading them back gives the same
 //! document, JSON-equal to the one ingested, numbers to the last digit.
 
 use super::IriScheme;

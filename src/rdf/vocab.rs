@@ -175,7 +175,7 @@ terms!(
     CALL_ID = "callId",
     /// Whether a tool result reports an error.
     IS_ERROR = "isError",
-    /// The verbatim JSON of a payload, as an `rdf:JSON` literal.
+    /// The verbatim JSON text of a payload, as an `xsd:string` literal.
     RAW_JSON = "rawJson",
     /// `TurnCount` as written, when that is not the canonical integer (`2.0`, `1e1`).
     RAW_TURN_COUNT = "rawTurnCount",
@@ -230,9 +230,6 @@ pub mod rdf {
     use super::NamedNodeRef;
     /// `rdf:type`.
     pub const TYPE: NamedNodeRef<'static> = oxrdf::vocab::rdf::TYPE;
-    /// `rdf:JSON` (RDF 1.1 JSON literals), whose lexical form keeps a JSON text verbatim.
-    pub const JSON: NamedNodeRef<'static> =
-        NamedNodeRef::new_unchecked("http://www.w3.org/1999/02/22-rdf-syntax-ns#JSON");
     /// `rdfs:label`.
     pub const LABEL: NamedNodeRef<'static> = oxrdf::vocab::rdfs::LABEL;
 }

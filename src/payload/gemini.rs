@@ -2,21 +2,12 @@
 //! read with OpenAI's legacy key) and `functionResponse`/`function_response:
 //! {name, response, id?}` results.
 
-use super::fields::{data_text, json_text, owned_string, string};
-use super::tools::{ToolCall, ToolResultFound};
+use super::fields::{data_text, owned_string};
+use super::tools::{ToolCall, ToolResultFound, single_call};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
-    if let Some(call) = object.get("functionCall").and_then(Value::as_object)
-        && let Some(name) = string(call, "name")
-    {
-        let arguments = call.get("arguments").or_else(|| call.get("args"));
-        calls.push(ToolCall {
-            call_id: owned_string(call, "id"),
-            name: name.to_owned(),
-            arguments: json_text(arguments),
-        });
-    }
+    calls.extend(single_call(object, "functionCall"));
 }
 
 pub(super) fn result(object: &Map<String, Value>) -> Option<ToolResultFound> {

@@ -12,6 +12,7 @@
 //! Payloads are walked depth-first in document order, so calls nested in `output`,
 //! `content`, `candidates` or `choices` arrays are found wherever they sit.
 
+use super::fields::{json_text, owned_string, string};
 use super::{agentos, anthropic, gemini, glm, openai, responses};
 use serde_json::{Map, Value};
 
@@ -87,6 +88,19 @@ fn walk_value(value: &Value, visit: &mut impl FnMut(&Map<String, Value>)) {
         }
         _ => {}
     }
+}
+
+/// The call an object holds under `key` as `{name, arguments | args, id?}`: OpenAI's
+/// legacy `function_call`, Gemini's `functionCall` and its snake-case twin.
+pub(super) fn single_call(object: &Map<String, Value>, key: &str) -> Option<ToolCall> {
+    let call = object.get(key).and_then(Value::as_object)?;
+    let name = string(call, "name")?;
+    let arguments = call.get("arguments").or_else(|| call.get("args"));
+    Some(ToolCall {
+        call_id: owned_string(call, "id"),
+        name: name.to_owned(),
+        arguments: json_text(arguments),
+    })
 }
 
 /// The calls an object itself holds, in the order the shapes are tried.

@@ -1,8 +1,8 @@
 //! AgentOS: `toolCalls: [{id, name, arguments}]` in a GMI output and
 //! `ToolCallResult {toolCallId, toolName?, output, isError?}` results.
 
+use super::call::{ToolCall, ToolResultFound};
 use super::fields::{data_text, items, json_text, owned_string, string};
-use super::tools::{ToolCall, ToolResultFound};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

@@ -1,8 +1,8 @@
 //! Anthropic Messages: `{type: "tool_use", id, name, input}` content blocks and
 //! `{type: "tool_result", tool_use_id, content, is_error?}` results.
 
+use super::call::{ToolCall, ToolResultFound};
 use super::fields::{data_text, json_text, owned_string, string};
-use super::tools::{ToolCall, ToolResultFound};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

@@ -2,8 +2,8 @@
 //! read with OpenAI's legacy key) and `functionResponse`/`function_response:
 //! {name, response, id?}` results.
 
+use super::call::{ToolCall, ToolResultFound, single_call};
 use super::fields::{data_text, owned_string};
-use super::tools::{ToolCall, ToolResultFound, single_call};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

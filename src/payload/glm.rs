@@ -1,8 +1,8 @@
 //! GLM (PyALM) chat histories: `function_calls: [{name, parameters}]` on an assistant
 //! entry; results are not marked (the next entry's content holds them).
 
+use super::call::ToolCall;
 use super::fields::{items, json_text, string};
-use super::tools::ToolCall;
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

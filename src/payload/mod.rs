@@ -4,6 +4,7 @@
 
 mod agentos;
 mod anthropic;
+mod call;
 mod fields;
 mod gemini;
 mod glm;
@@ -12,5 +13,6 @@ mod responses;
 mod text;
 mod tools;
 
+pub use call::{ToolCall, ToolResultFound};
 pub use text::{PayloadKind, payload_text};
-pub use tools::{ToolCall, ToolResultFound, find_tool_calls, find_tool_results};
+pub use tools::{find_tool_calls, find_tool_results};

@@ -3,8 +3,8 @@
 //! Gemini's Python SDK shares, with `args`), and `{role: "tool", tool_call_id, content}`
 //! results.
 
+use super::call::{ToolCall, ToolResultFound, single_call};
 use super::fields::{data_text, items, json_text, owned_string, string};
-use super::tools::{ToolCall, ToolResultFound, single_call};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

@@ -1,8 +1,8 @@
 //! OpenAI Responses: `{type: "function_call", call_id, name, arguments}` items and
 //! `{type: "function_call_output", call_id, output}` results.
 
+use super::call::{ToolCall, ToolResultFound};
 use super::fields::{data_text, json_text, owned_string, string};
-use super::tools::{ToolCall, ToolResultFound};
 use serde_json::{Map, Value};
 
 pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {

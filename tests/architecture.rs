@@ -1,7 +1,7 @@
 //! The house in layers (ARCHITECTURE.md), checked from the source: each top-level module
 //! of the library uses only the modules its layer may use, so no import circle can form;
-//! the binary's modules form no circle either; nothing in the library prints; and no
-//! layer above the store names Oxigraph's store.
+//! the files inside a layer, and the binary's modules, form no circle either; nothing in
+//! the library prints; and no layer above the store names Oxigraph's store.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,7 +66,12 @@ fn uses(code: &str, prefix: &str) -> BTreeSet<String> {
                     '{' => depth += 1,
                     '}' if depth == 0 => break,
                     '}' => depth -= 1,
-                    ',' if depth == 0 => item_start = true,
+                    ',' if depth == 0 => {
+                        if !name.is_empty() {
+                            found.insert(std::mem::take(&mut name));
+                        }
+                        item_start = true;
+                    }
                     c if item_start && (c.is_alphanumeric() || c == '_') => name.push(c),
                     _ if item_start && !name.is_empty() => {
                         found.insert(std::mem::take(&mut name));
@@ -160,6 +165,38 @@ fn library_layers_use_only_the_layers_below_them() {
 }
 
 #[test]
+fn no_file_circle_inside_a_layer() {
+    // Within one folder, a file names a sibling file's module through `super::`.
+    let mut folders = vec![source_dir().join("bin/ihigraph/commands")];
+    for (layer, _) in LAYERS {
+        folders.push(source_dir().join(layer));
+    }
+    for folder in folders {
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let siblings: BTreeSet<String> = fs::read_dir(&folder)
+            .unwrap()
+            .filter_map(|entry| {
+                let path = entry.unwrap().path();
+                let name = path.file_stem()?.to_string_lossy().into_owned();
+                (name != "mod").then_some(name)
+            })
+            .collect();
+        for sibling in &siblings {
+            let path = folder.join(format!("{sibling}.rs"));
+            if !path.is_file() {
+                continue;
+            }
+            let used = uses(&code(&path), "super::");
+            graph.insert(
+                sibling.clone(),
+                used.intersection(&siblings).cloned().collect(),
+            );
+        }
+        assert_eq!(circle(&graph), None, "{}: {graph:?}", folder.display());
+    }
+}
+
+#[test]
 fn the_binary_has_no_import_circle() {
     let graph = module_graph(&source_dir().join("bin/ihigraph"), &["main"]);
     assert!(graph.contains_key("commands"), "{graph:?}");
@@ -189,6 +226,13 @@ fn the_circle_finder_finds_a_circle() {
     assert_eq!(
         uses("use crate::{model::Role, rdf::{a, b}};", "crate::"),
         ["model", "rdf"].into_iter().map(str::to_owned).collect()
+    );
+    assert_eq!(
+        uses("use super::{agentos, anthropic, gemini};", "super::"),
+        ["agentos", "anthropic", "gemini"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     );
 }
 

@@ -161,7 +161,16 @@ impl QuadSink {
     /// to the last digit, members in document order). Not `rdf:JSON`: OWL 2 has no such
     /// datatype, and OWL tools refuse it (see the README's ontology section).
     fn raw_json(&mut self, subject: &NamedNode, value: &impl Serialize) {
-        let text = serde_json::to_string(value).expect("a JSON value always serializes");
+        let mut text = serde_json::to_string(value).expect("a JSON value always serializes");
+        // serde_json escapes the control characters (U+0007 as \u0007) but writes the
+        // noncharacters U+FFFE and U+FFFF as they are, which XML 1.0 (so xsd:string,
+        // RDF/XML, OWL tools) forbids too. JSON outside strings is ASCII, so this escapes
+        // only inside strings: the same JSON value, in a literal OWL tools accept.
+        if text.contains(['\u{FFFE}', '\u{FFFF}']) {
+            text = text
+                .replace('\u{FFFE}', "\\ufffe")
+                .replace('\u{FFFF}', "\\uffff");
+        }
         self.add(subject, ihi::RAW_JSON, Literal::new_simple_literal(text));
     }
 

@@ -545,14 +545,7 @@ fn memory_store_and_ontology() {
         .assert()
         .code(2)
         .stderr(contains("cannot be used with"));
-    let output = assert_cmd::Command::cargo_bin("ihigraph")
-        .unwrap()
-        .arg("ontology")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let output = common::shipped_ontologies();
     let triples = RdfParser::from_format(RdfFormat::Turtle)
         .for_slice(&output)
         .collect::<Result<Vec<_>, _>>()

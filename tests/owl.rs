@@ -222,15 +222,7 @@ fn ontologies_and_data_are_owl2_dl_and_consistent() {
     let ch = ontology("conversation-history.ttl");
     let ihi = ontology("ihigraph.ttl");
     // What is checked is what the binary ships.
-    let shipped = assert_cmd::Command::cargo_bin("ihigraph")
-        .unwrap()
-        .arg("ontology")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let shipped = String::from_utf8(shipped).unwrap();
+    let shipped = String::from_utf8(common::shipped_ontologies()).unwrap();
     for file in [&ch, &ihi] {
         let text = std::fs::read_to_string(file).unwrap();
         assert!(shipped.contains(&text), "{} is not shipped", file.display());

@@ -101,3 +101,15 @@ pub fn ingest(store: &ihigraph::HistoryStore, document: &Value) {
         .write_session(&ihigraph::rdf::map_history(&history, store.scheme()))
         .unwrap();
 }
+
+/// What `ihigraph ontology` prints: both ontologies, as Turtle.
+pub fn shipped_ontologies() -> Vec<u8> {
+    Command::cargo_bin("ihigraph")
+        .unwrap()
+        .arg("ontology")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}

@@ -18,6 +18,8 @@ pub enum Place {
     },
     /// A JSON Pointer into the document.
     Pointer(String),
+    /// A place in a foreign history an importer read: a line, a JSON Pointer, an item.
+    Input(String),
 }
 
 /// One thing to tell about a document: where, how serious, which rule, what.
@@ -28,7 +30,7 @@ pub struct Diagnostic {
     /// Where in the document.
     pub place: Place,
     /// The rule: a JSON Schema keyword, a semantic rule, or [`Rule::Syntax`],
-    /// [`Rule::Io`], [`Rule::Size`], [`Rule::Mapping`].
+    /// [`Rule::Io`], [`Rule::Size`], [`Rule::Mapping`], [`Rule::Format`].
     pub rule: Rule,
     /// What was expected and found.
     pub message: String,
@@ -66,7 +68,9 @@ impl Diagnostic {
             Place::Pointer(pointer) if pointer.is_empty() => {
                 format!("{origin}: (document): {what}")
             }
-            Place::Pointer(pointer) => format!("{origin}: {pointer}: {what}"),
+            Place::Pointer(pointer) | Place::Input(pointer) => {
+                format!("{origin}: {pointer}: {what}")
+            }
         }
     }
 }

@@ -47,6 +47,8 @@ pub enum Rule {
     Size,
     /// Something the mapping to RDF noticed (always a warning).
     Mapping,
+    /// A foreign history is not in the format it was read as (importers).
+    Format,
 }
 
 impl Rule {
@@ -71,6 +73,7 @@ impl Rule {
             Self::Io => "io",
             Self::Size => "size",
             Self::Mapping => "mapping",
+            Self::Format => "format",
         }
     }
 

@@ -3,7 +3,8 @@
 //! [`HistoryStore::write_sessions`]) and reports each step to a sink.
 
 use super::{BatchError, IngestError, PreparedDocument, prepare_document};
-use crate::check::{CheckOptions, Diagnostic, Severity};
+use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
+use crate::import::{Choice, ImportEvent, ImportOptions, import_paths};
 use crate::rdf::SessionGraph;
 use crate::read::{InputDocument, Origin, read_documents};
 use crate::store::HistoryStore;
@@ -24,6 +25,14 @@ const PREPARED_AHEAD: usize = 32;
 pub enum IngestEvent<'a> {
     /// A document was read, checked and mapped; its diagnostics say what was found.
     Prepared(&'a PreparedDocument),
+    /// Something to tell about an imported file or session: the format recognised, a
+    /// derived session id, what the importer kept or left out.
+    Note {
+        /// The file, and the line when each line is a session.
+        origin: &'a Origin,
+        /// What to tell.
+        note: &'a str,
+    },
     /// A stored session was replaced by the document from `origin`.
     Replaced {
         /// Where the new version came from.
@@ -148,7 +157,7 @@ impl<'a> Ingest<'a> {
         paths: &[PathBuf],
         sink: impl FnMut(IngestEvent<'_>),
     ) -> Result<IngestSummary, IngestError> {
-        self.pipeline(|| read_documents(paths), sink)
+        self.pipeline(|send| feed(read_documents(paths), send), sink)
     }
 
     /// Ingests documents already read.
@@ -158,7 +167,25 @@ impl<'a> Ingest<'a> {
         sink: impl FnMut(IngestEvent<'_>),
     ) -> Result<IngestSummary, IngestError> {
         let documents = documents.into_iter();
-        self.pipeline(move || documents, sink)
+        self.pipeline(move |send| feed(documents, send), sink)
+    }
+
+    /// Converts the files of `paths` from a foreign format (see [`crate::import`]) and
+    /// ingests their sessions: a file the importer refuses is refused whole, and the
+    /// others go on.
+    pub fn run_import(
+        self,
+        paths: &[PathBuf],
+        choice: Choice,
+        options: &ImportOptions,
+        sink: impl FnMut(IngestEvent<'_>),
+    ) -> Result<IngestSummary, IngestError> {
+        self.pipeline(
+            move |send| {
+                import_paths(paths, choice, options, &mut |event| imported(event, send));
+            },
+            sink,
+        )
     }
 
     fn cancelled(&self) -> bool {
@@ -167,9 +194,9 @@ impl<'a> Ingest<'a> {
 
     /// One thread reads, checks and maps; this one writes. The channel is short, so
     /// that memory stays bounded however large the input.
-    fn pipeline<I: Iterator<Item = InputDocument>>(
+    fn pipeline(
         self,
-        documents: impl FnOnce() -> I + Send,
+        produce: impl FnOnce(&mut dyn FnMut(Produced) -> bool) + Send,
         sink: impl FnMut(IngestEvent<'_>),
     ) -> Result<IngestSummary, IngestError> {
         std::thread::scope(|scope| {
@@ -178,28 +205,107 @@ impl<'a> Ingest<'a> {
             std::thread::Builder::new()
                 .name("prepare".to_owned())
                 .spawn_scoped(scope, move || {
-                    for input in documents() {
+                    produce(&mut |produced| {
                         if self.cancelled() {
-                            break;
+                            return false;
                         }
-                        let document = prepare_document(input.origin, input.value, options, scheme);
-                        if sender.send(document).is_err() {
-                            break;
-                        }
-                    }
+                        let step = match produced {
+                            Produced::Input(input) => Step::Document(prepare_document(
+                                input.origin,
+                                input.value,
+                                options,
+                                scheme,
+                            )),
+                            Produced::Refused(document) => Step::Document(document),
+                            Produced::Note(origin, note) => Step::Note(origin, note),
+                        };
+                        sender.send(step).is_ok()
+                    });
                 })
                 .map_err(IngestError::Thread)?;
             let mut writer = Writer::new(self.store, self.batch_quads, sink);
-            for document in receiver {
+            for step in receiver {
                 if self.cancelled() {
                     break;
                 }
-                writer.add(document)?;
+                match step {
+                    Step::Document(document) => writer.add(document)?,
+                    Step::Note(origin, note) => (writer.sink)(IngestEvent::Note {
+                        origin: &origin,
+                        note: &note,
+                    }),
+                }
             }
             let mut summary = writer.finish()?;
             summary.interrupted = self.cancelled();
             Ok(summary)
         })
+    }
+}
+
+/// What the reading side gives the preparing thread.
+enum Produced {
+    /// A document to check and map.
+    Input(InputDocument),
+    /// A document refused before it was one (an importer refused its file).
+    Refused(PreparedDocument),
+    /// Something to tell.
+    Note(Origin, String),
+}
+
+/// What the preparing thread gives the writer, in input order.
+enum Step {
+    Document(PreparedDocument),
+    Note(Origin, String),
+}
+
+/// Gives `documents` to `send` until it asks to stop.
+fn feed(documents: impl Iterator<Item = InputDocument>, send: &mut dyn FnMut(Produced) -> bool) {
+    for document in documents {
+        if !send(Produced::Input(document)) {
+            break;
+        }
+    }
+}
+
+/// What an import event gives the pipeline; `false` to stop.
+fn imported(event: ImportEvent<'_>, send: &mut dyn FnMut(Produced) -> bool) -> bool {
+    match event {
+        ImportEvent::Detected { file, format } => send(Produced::Note(
+            Origin {
+                name: file.to_owned(),
+                line: None,
+            },
+            format!("read as {format} (recognised from its content)"),
+        )),
+        ImportEvent::Session { file, converted } => {
+            let origin = Origin {
+                name: file.to_owned(),
+                line: converted.line,
+            };
+            for note in &converted.notes {
+                if !send(Produced::Note(origin.clone(), note.clone())) {
+                    return false;
+                }
+            }
+            send(Produced::Input(InputDocument {
+                origin,
+                value: Ok(converted.document),
+            }))
+        }
+        ImportEvent::Refused { file, error } => send(Produced::Refused(PreparedDocument {
+            origin: Origin {
+                name: file.to_owned(),
+                line: None,
+            },
+            session: None,
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Error,
+                place: Place::Input(error.place),
+                rule: Rule::Format,
+                message: error.message,
+            }],
+        })),
     }
 }
 

@@ -1,5 +1,6 @@
-//! AgentOS: `toolCalls: [{id, name, arguments}]` in a GMI output and
-//! `ToolCallResult {toolCallId, toolName?, output, isError?}` results.
+//! AgentOS: `toolCalls: [{id, name, arguments}]` in a GMI output,
+//! `ToolCallResult {toolCallId, toolName?, output, isError?}` results, and the client
+//! stream's `{toolCallId, toolName, toolResult, isSuccess}` result emissions.
 
 use super::call::{ToolCall, ToolResultFound};
 use super::fields::{data_text, items, json_text, owned_string, string};
@@ -19,10 +20,18 @@ pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
 
 pub(super) fn result(object: &Map<String, Value>) -> Option<ToolResultFound> {
     let call_id = owned_string(object, "toolCallId")?;
-    object.contains_key("output").then(|| ToolResultFound {
+    let flag = |key: &str| object.get(key).and_then(Value::as_bool);
+    let (data, is_error) = if object.contains_key("output") {
+        (object.get("output"), flag("isError"))
+    } else if object.contains_key("toolResult") {
+        (object.get("toolResult"), flag("isSuccess").map(|ok| !ok))
+    } else {
+        return None;
+    };
+    Some(ToolResultFound {
         call_id: Some(call_id),
         name: owned_string(object, "toolName"),
-        data: data_text(object.get("output")),
-        is_error: object.get("isError").and_then(Value::as_bool),
+        data: data_text(data),
+        is_error,
     })
 }

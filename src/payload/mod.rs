@@ -1,5 +1,6 @@
 //! Payloads: the prompts and responses of a turn in the shapes providers write (OpenAI
-//! Chat and Responses, Anthropic, Gemini, GLM, AgentOS), read for their text, their tool
+//! Chat and Responses, Anthropic, Gemini, LangChain, Harmony, GLM and PyALM,
+//! AgentOS), read for their text, their tool
 //! calls and their tool results. Knows JSON only.
 
 mod agentos;
@@ -8,6 +9,8 @@ mod call;
 mod fields;
 mod gemini;
 mod glm;
+mod harmony;
+mod langchain;
 mod openai;
 mod responses;
 mod text;

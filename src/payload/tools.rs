@@ -2,18 +2,24 @@
 //!
 //! | family | call | result |
 //! |---|---|---|
-//! | OpenAI Chat | `tool_calls: [{id, function: {name, arguments}}]`, legacy `function_call: {name, arguments}` | `{role: "tool", tool_call_id, content}` |
-//! | OpenAI Responses | `{type: "function_call", call_id, name, arguments}` | `{type: "function_call_output", call_id, output}` |
+//! | OpenAI Chat | `tool_calls: [{id, function: {name, arguments}}]`, `[{id, custom: {name, input}}]`, legacy `function_call: {name, arguments}` | `{role: "tool", tool_call_id, content, metadata.isSuccess?}`, legacy `{role: "function", name, content}` |
+//! | OpenAI Responses | `{type: "function_call" \| "custom_tool_call" \| "local_shell_call" \| "mcp_call", call_id, ...}` | `{type: "*_output", call_id, output}`; `mcp_call`'s own `output`/`error` |
 //! | Anthropic | `{type: "tool_use", id, name, input}` | `{type: "tool_result", tool_use_id, content, is_error?}` |
-//! | Gemini | `functionCall`/`function_call: {name, args, id?}` | `functionResponse`/`function_response: {name, response, id?}` |
+//! | Gemini | `functionCall`/`function_call: {name, args, id?}` | `functionResponse`/`function_response: {name, response, id?}`, `response.error` a failure |
+//! | LangChain | `tool_calls: [{name, args, id}]` (AgentOS: `arguments`) | `{tool_call_id, content, status?}` without `role`; `{type: "function", name, content}` |
+//! | Harmony | `{role: "assistant", recipient, content}` | `{role: "tool", name, content}` |
 //! | GLM | `function_calls: [{name, parameters}]` | (not marked) |
-//! | AgentOS | `toolCalls: [{id, name, arguments}]` | `{toolCallId, toolName?, output, isError?}` |
+//! | PyALM | an entry's `code` (or v1 `function_calls: {original_call}`) | the same entry's `return_value` (`return`), `metadata.has_code_error` |
+//! | AgentOS | `toolCalls: [{id, name, arguments}]` | `{toolCallId, toolName?, output, isError?}`, `{toolCallId, toolResult, isSuccess}` |
 //!
 //! Payloads are walked depth-first in document order, so calls nested in `output`,
-//! `content`, `candidates` or `choices` arrays are found wherever they sit.
+//! `content`, `candidates` or `choices` arrays are found wherever they sit. A call is
+//! counted once where a format repeats it: in a LangChain message, only its own
+//! `tool_calls` count, not the provider-shaped copies in `additional_kwargs` and
+//! `content`.
 
 use super::call::{ToolCall, ToolResultFound};
-use super::{agentos, anthropic, gemini, glm, openai, responses};
+use super::{agentos, anthropic, gemini, glm, harmony, langchain, openai, responses};
 use serde_json::{Map, Value};
 
 /// Every tool call in a response payload, in document order.
@@ -30,8 +36,35 @@ use serde_json::{Map, Value};
 /// ```
 pub fn find_tool_calls(payload: &Map<String, Value>) -> Vec<ToolCall> {
     let mut calls = Vec::new();
-    walk_objects(payload, &mut |object| calls_in(object, &mut calls));
+    walk_calls(payload, &mut calls);
     calls
+}
+
+/// Finds the calls of `object` and of every object nested in it, depth-first, but not
+/// in the copies a LangChain message keeps of its own calls.
+fn walk_calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
+    calls_in(object, calls);
+    let copies = langchain::is_message(object);
+    for (key, value) in object {
+        if copies && matches!(key.as_str(), "additional_kwargs" | "content") {
+            continue;
+        }
+        match value {
+            Value::Object(child) => walk_calls(child, calls),
+            Value::Array(items) => walk_call_items(items, calls),
+            _ => {}
+        }
+    }
+}
+
+fn walk_call_items(items: &[Value], calls: &mut Vec<ToolCall>) {
+    for item in items {
+        match item {
+            Value::Object(child) => walk_calls(child, calls),
+            Value::Array(nested) => walk_call_items(nested, calls),
+            _ => {}
+        }
+    }
 }
 
 /// Every tool result in a payload, in document order.
@@ -71,6 +104,8 @@ fn calls_in(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
     gemini::calls(object, calls);
     responses::calls(object, calls);
     anthropic::calls(object, calls);
+    langchain::calls(object, calls);
+    harmony::calls(object, calls);
     glm::calls(object, calls);
     agentos::calls(object, calls);
 }
@@ -82,6 +117,9 @@ fn result_in(object: &Map<String, Value>) -> Option<ToolResultFound> {
         .or_else(|| anthropic::result(object))
         .or_else(|| gemini::result(object))
         .or_else(|| agentos::result(object))
+        .or_else(|| langchain::result(object))
+        .or_else(|| harmony::result(object))
+        .or_else(|| glm::result(object))
 }
 
 #[cfg(test)]

@@ -224,7 +224,7 @@ struct Mapper<'a> {
     conversation: NamedNode,
     work_session: NamedNode,
     warnings: Vec<MappingWarning>,
-    /// The first invocation of each call id, for pairing results.
+    /// The latest invocation of each call id, for pairing results.
     invocations_by_call_id: HashMap<String, NamedNode>,
     /// Invocations without a call id and without a result yet, by tool name, in order:
     /// Gemini results without an id pair on name and order.
@@ -480,19 +480,25 @@ impl Mapper<'_> {
         );
 
         self.user_state_and_instruction(&node, turn);
-        self.tool_invocations(&node, turn, instant.as_deref());
-        // Results answer calls of earlier turns (in the prompt) or of this one.
+        // Results in the prompt answer calls of earlier turns, so they are linked before
+        // this turn's calls are known (a call id may be used again, as placeholder ids
+        // are); results in the response answer this turn's calls.
         let mut results_in_turn = 0;
-        for (payload, member) in [(&turn.prompt, "PRCPrompt"), (&turn.response, "BKNResponse")] {
-            let pointer = format!("{pointer}/{member}");
-            self.tool_results(
-                &node,
-                payload,
-                &pointer,
-                instant.as_deref(),
-                &mut results_in_turn,
-            );
-        }
+        self.tool_results(
+            &node,
+            &turn.prompt,
+            &format!("{pointer}/PRCPrompt"),
+            instant.as_deref(),
+            &mut results_in_turn,
+        );
+        self.tool_invocations(&node, turn, instant.as_deref());
+        self.tool_results(
+            &node,
+            &turn.response,
+            &format!("{pointer}/BKNResponse"),
+            instant.as_deref(),
+            &mut results_in_turn,
+        );
     }
 
     fn payload(
@@ -551,9 +557,9 @@ impl Mapper<'_> {
             match &call.call_id {
                 Some(call_id) => {
                     out.string(&node, ihi::CALL_ID, call_id);
+                    // The latest call with an id is the one its results answer.
                     self.invocations_by_call_id
-                        .entry(call_id.clone())
-                        .or_insert_with(|| node.clone());
+                        .insert(call_id.clone(), node.clone());
                 }
                 None => self
                     .unanswered_by_name
@@ -580,8 +586,10 @@ impl Mapper<'_> {
                 result.data.clone(),
             );
             let key = match &result.call_id {
-                // With an id, the id alone identifies the result.
-                Some(_) => (key.0, None, String::new()),
+                // With an id, the id and the data identify the result: a history
+                // repeated in a later prompt repeats both, while a placeholder id used
+                // again answers with other data.
+                Some(_) => (key.0, None, key.2),
                 None => key,
             };
             if !self.results_seen.insert(key) {

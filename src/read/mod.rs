@@ -7,6 +7,10 @@
 //! document or JSON Lines: it is JSON Lines when its first line is a complete JSON value
 //! by itself. Documents are read one at a time, so a JSON Lines file of any size streams.
 
+mod yaml;
+
+pub use yaml::parse_yaml;
+
 use serde_json::Value;
 use std::fmt;
 use std::fs::File;
@@ -138,11 +142,55 @@ pub fn read_documents(paths: &[PathBuf]) -> impl Iterator<Item = InputDocument> 
 pub fn read_documents_up_to(paths: &[PathBuf], limit: u64) -> impl Iterator<Item = InputDocument> {
     let mut files = Vec::new();
     for path in paths {
-        collect_files(path, &mut files);
+        collect_files(path, is_document_file, &mut files);
     }
     files
         .into_iter()
         .flat_map(move |source| FileDocuments::open(source, limit))
+}
+
+/// A file to read, as found among the paths given.
+#[derive(Debug)]
+pub enum InputPath {
+    /// A file.
+    File(PathBuf),
+    /// Standard input.
+    Stdin,
+    /// A path that cannot be read, and why.
+    Unreadable(PathBuf, ReadError),
+}
+
+/// The files of the given paths (files, directories walked as [`read_documents`] walks
+/// them, keeping the files `accept` takes, and `-`), in order.
+pub fn input_paths(paths: &[PathBuf], accept: fn(&Path) -> bool) -> Vec<InputPath> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, accept, &mut files);
+    }
+    files
+        .into_iter()
+        .map(|source| match source {
+            Source::File(path) => InputPath::File(path),
+            Source::Stdin => InputPath::Stdin,
+            Source::Unreadable(path, error) => InputPath::Unreadable(path, error),
+        })
+        .collect()
+}
+
+/// The JSON Lines documents of `reader`, one per non-blank line, each line bounded by
+/// `limit` bytes.
+pub fn json_lines(
+    name: String,
+    reader: Box<dyn BufRead>,
+    limit: u64,
+) -> impl Iterator<Item = InputDocument> {
+    FileDocuments::lines(name, reader, limit)
+}
+
+/// Whether `line` is one complete JSON value by itself (so that a text starting with it
+/// is JSON Lines).
+pub fn is_json_value_line(line: &[u8]) -> bool {
+    !is_blank(line) && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
 }
 
 /// Whether a path names a document file ihigraph reads from directories.
@@ -167,7 +215,7 @@ enum Source {
     Unreadable(PathBuf, ReadError),
 }
 
-fn collect_files(path: &Path, files: &mut Vec<Source>) {
+fn collect_files(path: &Path, accept: fn(&Path) -> bool, files: &mut Vec<Source>) {
     if path.as_os_str() == STDIN_PATH {
         files.push(Source::Stdin);
         return;
@@ -203,10 +251,8 @@ fn collect_files(path: &Path, files: &mut Vec<Source>) {
                 continue;
             };
             if link_metadata.is_dir() {
-                collect_files(&child, files);
-            } else if is_document_file(&child)
-                && std::fs::metadata(&child).is_ok_and(|m| m.is_file())
-            {
+                collect_files(&child, accept, files);
+            } else if accept(&child) && std::fs::metadata(&child).is_ok_and(|m| m.is_file()) {
                 files.push(Source::File(child));
             }
         }
@@ -275,8 +321,7 @@ impl FileDocuments {
         if let Err(source) = (&mut reader).take(limit).read_until(b'\n', &mut first) {
             return Self::single(name, Err(ReadError::Io { source }));
         }
-        let first_is_document =
-            !is_blank(&first) && serde_json::from_slice::<serde::de::IgnoredAny>(&first).is_ok();
+        let first_is_document = is_json_value_line(&first);
         let replay = io::Cursor::new(first).chain(reader);
         if first_is_document {
             Self::lines(name, Box::new(BufReader::new(replay)), limit)

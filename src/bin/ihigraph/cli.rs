@@ -47,6 +47,10 @@ pub enum Command {
     Ingest(IngestArgs),
     /// Check PGM-IHI documents against the standard, without a store.
     Validate(CheckArgs),
+    /// Convert histories from another format (OpenAI, Anthropic, Gemini, LangChain,
+    /// Harmony, fine-tuning JSONL, GLM/PyALM, AgentOS) to PGM-IHI JSON, without a store:
+    /// one document, or JSON Lines with one document per session when there are several.
+    Convert(ConvertArgs),
     /// Run a SPARQL query over the union of all graphs (read-only unless --update).
     Sparql(SparqlArgs),
     /// List the canned queries and their parameters, or print one query's SPARQL.
@@ -122,12 +126,74 @@ pub struct CheckArgs {
 pub struct IngestArgs {
     #[command(flatten)]
     pub check: CheckArgs,
+    /// The format of the inputs: pgm-ihi, a foreign format to convert (see `convert`),
+    /// or auto (recognised per file from its content).
+    #[arg(long = "from", default_value = "pgm-ihi", value_name = "FORMAT",
+          value_parser = format_names(true))]
+    pub from: String,
+    #[command(flatten)]
+    pub import: ImportArgs,
     /// Quads written per batch: each batch is added to the store in one atomic step
     /// (bigger batches are faster and take more memory; each session is always
     /// stored whole).
     #[arg(long, default_value_t = ihigraph::ingest::DEFAULT_BATCH_QUADS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_quads: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The format of the inputs, or auto (recognised per file from its content).
+    #[arg(long = "from", value_name = "FORMAT", value_parser = format_names(false))]
+    pub from: String,
+    /// Files, directories (searched recursively for .json, .jsonl, .ndjson, .yaml,
+    /// .yml, .txt), or - for standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Write to this file (replaced whole, only when the conversion succeeds) instead of
+    /// standard output.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub import: ImportArgs,
+}
+
+/// What no history file holds, for the sessions converted.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// SessionID of files that hold none (a file of several sessions gives ID#<line>
+    /// for one per line, else ID#<n>) [default: derived from the file's SHA-256, and said]
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+    /// Session start for files without times (RFC 3339) [default: relative times]
+    #[arg(long, value_name = "RFC3339")]
+    pub start_time: Option<String>,
+    /// IANA time zone of naive local times (PyALM) [default: such times are left out, and
+    /// that is said]
+    #[arg(long, value_name = "IANA")]
+    pub timezone: Option<String>,
+    /// MInstanceID of the sessions [default: unknown]
+    #[arg(long, value_name = "ID")]
+    pub instance_id: Option<String>,
+    /// UEnvironmentID of the sessions [default: unknown]
+    #[arg(long, value_name = "ID")]
+    pub environment_id: Option<String>,
+}
+
+/// The formats `--from` takes: every importer's name and auto, and pgm-ihi for ingest.
+fn format_names(with_pgm_ihi: bool) -> clap::builder::PossibleValuesParser {
+    let mut names: Vec<clap::builder::PossibleValue> = Vec::new();
+    if with_pgm_ihi {
+        names
+            .push(clap::builder::PossibleValue::new("pgm-ihi").help("MPAI PGM-IHI V1.0 documents"));
+    }
+    names.extend(ihigraph::import::IMPORTERS.iter().map(|importer| {
+        clap::builder::PossibleValue::new(importer.name()).help(importer.description())
+    }));
+    names.push(
+        clap::builder::PossibleValue::new("auto").help("recognised per file from its content"),
+    );
+    clap::builder::PossibleValuesParser::new(names)
 }
 
 #[derive(Debug, Args)]

@@ -86,6 +86,7 @@ pub fn print_ingest_event(event: IngestEvent<'_>) {
         IngestEvent::Replaced { origin, session_id } => {
             eprintln!("{origin}: replaced the stored session {session_id:?}");
         }
+        IngestEvent::Note { origin, note } => eprintln!("{origin}: {note}"),
         _ => {}
     }
 }

@@ -1,25 +1,37 @@
-//! `ingest`: check documents and store their sessions; Ctrl-C or SIGTERM stops after the
-//! session being written.
+//! `ingest`: check documents (PGM-IHI, or converted from another format) and store their
+//! sessions; Ctrl-C or SIGTERM stops after the session being written.
 
-use super::check_options;
-use crate::cli::CheckArgs;
+use super::{any_import_option, check_options, import_choice, import_options};
+use crate::cli::IngestArgs;
 use crate::output::{print_ingest_event, print_ingest_summary};
-use crate::status::Status;
+use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::{HistoryStore, Ingest};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub fn run(store: &HistoryStore, args: &CheckArgs, batch_quads: usize) -> Result<Status> {
+pub fn run(store: &HistoryStore, args: &IngestArgs) -> Result<Status> {
+    if args.from == "pgm-ihi" && any_import_option(&args.import) {
+        return Err(UsageError(
+            "--session-id, --start-time, --timezone, --instance-id and --environment-id are for converted formats: give --from FORMAT".to_owned(),
+        )
+        .into());
+    }
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupted);
     ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
         .context("cannot install the Ctrl-C handler")?;
-    let summary = Ingest::new(store)
-        .check(check_options(args))
-        .batch_quads(batch_quads)
-        .cancel_on(&interrupted)
-        .run_paths(&args.paths, print_ingest_event)?;
+    let ingest = Ingest::new(store)
+        .check(check_options(&args.check))
+        .batch_quads(args.batch_quads)
+        .cancel_on(&interrupted);
+    let summary = if args.from == "pgm-ihi" {
+        ingest.run_paths(&args.check.paths, print_ingest_event)?
+    } else {
+        let choice = import_choice(&args.from)?;
+        let options = import_options(&args.import)?;
+        ingest.run_import(&args.check.paths, choice, &options, print_ingest_event)?
+    };
     let status = print_ingest_summary(&summary);
     if summary.interrupted {
         let place = summary.last.as_ref().map_or_else(

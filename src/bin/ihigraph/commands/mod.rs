@@ -3,6 +3,7 @@
 
 mod append;
 mod backup;
+mod convert;
 mod delete;
 mod demo;
 mod export;
@@ -14,10 +15,11 @@ mod queries;
 mod sparql;
 mod validate;
 
-use crate::cli::{CheckArgs, Cli, Command, ResultsFormat, StoreArgs};
+use crate::cli::{CheckArgs, Cli, Command, ImportArgs, ResultsFormat, StoreArgs};
 use crate::output::{Shape, plural};
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
+use ihigraph::import::{Choice, ImportOptions};
 use ihigraph::store::SchemeSetting;
 use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
 use std::io::{self, IsTerminal};
@@ -25,9 +27,8 @@ use std::io::{self, IsTerminal};
 pub fn run(cli: Cli) -> Result<Status> {
     match cli.command {
         Command::Validate(args) => validate::run(&args),
-        Command::Ingest(args) => {
-            ingest::run(&open_store(&cli.store)?, &args.check, args.batch_quads)
-        }
+        Command::Convert(args) => convert::run(&args),
+        Command::Ingest(args) => ingest::run(&open_store(&cli.store)?, &args),
         Command::Sparql(args) => sparql::run(&open_store(&cli.store)?, &args),
         Command::Queries { name } => queries::list(name.as_deref()),
         Command::Query(args) => queries::run(&open_store(&cli.store)?, &args),
@@ -86,6 +87,50 @@ fn with_flags(error: StoreError) -> anyhow::Error {
         "this store was created with {flag} {stored:?}; {requested:?} was asked for (a store keeps one IRI scheme)"
     ))
     .into()
+}
+
+/// The importer `--from` names, or auto.
+fn import_choice(from: &str) -> Result<Choice> {
+    if from == "auto" {
+        return Ok(Choice::Auto);
+    }
+    ihigraph::import::importer(from)
+        .map(Choice::Format)
+        .ok_or_else(|| UsageError(format!("--from {from}: no such format")).into())
+}
+
+/// The import options, with the flag named in what is wrong.
+fn import_options(args: &ImportArgs) -> Result<ImportOptions> {
+    let mut options = ImportOptions::default();
+    if let Some(id) = &args.session_id {
+        options = options.session_id(id);
+    }
+    if let Some(time) = &args.start_time {
+        options = options
+            .start_time(time)
+            .map_err(|e| UsageError(format!("--start-time: {e}")))?;
+    }
+    if let Some(zone) = &args.timezone {
+        options = options
+            .timezone(zone)
+            .map_err(|e| UsageError(format!("--timezone: {e}")))?;
+    }
+    if let Some(id) = &args.instance_id {
+        options = options.instance_id(id);
+    }
+    if let Some(id) = &args.environment_id {
+        options = options.environment_id(id);
+    }
+    Ok(options)
+}
+
+/// Whether any import option is given (they mean nothing to PGM-IHI input).
+fn any_import_option(args: &ImportArgs) -> bool {
+    args.session_id.is_some()
+        || args.start_time.is_some()
+        || args.timezone.is_some()
+        || args.instance_id.is_some()
+        || args.environment_id.is_some()
 }
 
 fn check_options(args: &CheckArgs) -> CheckOptions {

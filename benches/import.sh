@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Importer benchmark, two parts:
+#  1. conversion speed per format on one core: each format's fixtures copied until they
+#     hold MB megabytes, converted as `convert` does (examples/import_speed.rs);
+#  2. `ingest --from openai-chat` against plain `ingest` of the same sessions already in
+#     PGM-IHI (the seeded corpus written as OpenAI Chat conversations, and its
+#     conversion), each into a fresh on-disk store, with peak memory.
+#
+#   benches/import.sh [SESSIONS] [MB] [WORK_DIR]   (defaults: 1000, 4, target/import-bench)
+#
+# Needs GNU time (/usr/bin/time). The README's "Importing other formats" section records
+# the figures of a run.
+set -euo pipefail
+
+sessions=${1:-1000}
+megabytes=${2:-4}
+work=${3:-target/import-bench}
+cd "$(dirname "$0")/.."
+mkdir -p "$work"
+
+if command -v ccache > /dev/null; then
+    export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
+fi
+cargo build --release --quiet --bin ihigraph --example import_speed
+bin=target/release/ihigraph
+
+time_it() {
+    local name=$1
+    shift
+    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
+    read -r seconds peak < "$work/$name.time"
+    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
+}
+
+echo "## Conversion speed, one core, about $megabytes MB per format"
+taskset -c 0 target/release/examples/import_speed "$megabytes"
+
+chat=$work/chat-$sessions.jsonl
+pgm=$work/pgm-$sessions.jsonl
+target/release/examples/import_speed --chat "$sessions" "$chat"
+"$bin" convert --from openai-chat --session-id gen "$chat" > "$pgm" 2> /dev/null
+printf 'chat corpus: %s sessions, %s MB as OpenAI Chat, %s MB as PGM-IHI\n' "$sessions" \
+    "$(( $(stat -c %s "$chat") / 1000000 ))" "$(( $(stat -c %s "$pgm") / 1000000 ))" >&2
+
+rm -rf "$work/plain" "$work/from"
+time_it ingest-pgm "$bin" --store "$work/plain" ingest "$pgm" > "$work/plain.out"
+time_it ingest-from-chat "$bin" --store "$work/from" ingest --from openai-chat \
+    --session-id gen "$chat" > "$work/from.out" 2> /dev/null
+time_it convert-chat "$bin" convert --from openai-chat --session-id gen "$chat" \
+    > /dev/null 2>&1
+cat "$work/plain.out" "$work/from.out"
+# Both stores hold the same sessions, quad for quad.
+cmp <("$bin" --store "$work/plain" export --format nquads | sort) \
+    <("$bin" --store "$work/from" export --format nquads | sort) &&
+    echo "the two stores hold the same quads"
+
+read -r plain_s plain_peak < "$work/ingest-pgm.time"
+read -r from_s from_peak < "$work/ingest-from-chat.time"
+read -r convert_s _ < "$work/convert-chat.time"
+echo
+echo "| ${sessions} sessions | time | peak memory |"
+echo "|---|---:|---:|"
+echo "| \`ingest\` of the PGM-IHI JSON Lines | ${plain_s} s | $(( plain_peak / 1024 )) MiB |"
+echo "| \`ingest --from openai-chat\` of the same sessions as OpenAI Chat | ${from_s} s | $(( from_peak / 1024 )) MiB |"
+echo "| \`convert --from openai-chat\` alone | ${convert_s} s | |"
+awk -v a="$from_s" -v b="$plain_s" 'BEGIN { printf "conversion adds %.1f%% to ingest\n", (a / b - 1) * 100 }'

@@ -1,0 +1,1490 @@
+//! Anthropic Messages conversations and Claude Code session transcripts.
+//!
+//! Messages: a `MessageParam` array, a request body (`{model, max_tokens, system?, tools?,
+//! messages}`) or a response (`{type: "message", role: "assistant", ...}`); in JSON Lines,
+//! one conversation per line. Each assistant message is one turn, its `BKNResponse` the
+//! message itself; the messages since the previous assistant message form the prompt,
+//! `{"messages": [...]}`, and the first turn's prompt also keeps the request's other
+//! members (`system`, `tools`, `model`, ...). A user message holding only `tool_result`
+//! blocks is the agent prompting again (`A-User`). Blocks are kept as written: thinking
+//! with its signature, server tools, and block types this importer does not know.
+//!
+//! Claude Code (`~/.claude/projects/<project>/<sessionId>.jsonl`): one session per file,
+//! one line per user or assistant message plus lines that are no message (`summary`,
+//! `file-history-snapshot`, `system`, ...), linked by `uuid`/`parentUuid` into a tree.
+//! The main conversation is the branch ending at the last message line that is not a
+//! sub-agent's (`isSidechain`); Claude Code writes each content block of one API
+//! response as its own line, all sharing `message.id`, and points each tool result at the
+//! line of its own `tool_use`, so the sibling lines of a response on that branch and the
+//! results that answer them belong to it too. One API response is one turn, whatever
+//! number of lines it was written as.
+
+use super::session::{SessionDraft, TurnDraft};
+use super::time::{Stamp, TimeProblem, parse_iso};
+use super::turns::{Exchange, Splitter};
+use super::{ImportError, ImportOptions, Importer, Record, Sessions};
+use crate::model::JsonObject;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// The Anthropic Messages and Claude Code importer.
+pub struct Anthropic;
+
+/// Block types of the Messages API this importer knows (besides the server tools'
+/// `*_tool_result` blocks).
+const KNOWN_BLOCKS: [&str; 12] = [
+    "text",
+    "image",
+    "document",
+    "search_result",
+    "thinking",
+    "redacted_thinking",
+    "tool_use",
+    "tool_result",
+    "server_tool_use",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+];
+
+impl Importer for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn description(&self) -> &'static str {
+        "Anthropic Messages conversations, request bodies and responses, and Claude Code session transcripts"
+    }
+
+    fn detect(&self, first: &Record) -> bool {
+        match &first.value {
+            Value::Array(messages) => is_messages(messages) && messages.iter().any(has_marker),
+            Value::Object(object) => {
+                is_claude_code_line(object) || is_response(object) || is_request(object)
+            }
+            _ => false,
+        }
+    }
+
+    fn convert(
+        &self,
+        records: &mut dyn Iterator<Item = Result<Record, ImportError>>,
+        sessions: &mut Sessions<'_>,
+    ) -> Result<(), ImportError> {
+        let Some(first) = records.next() else {
+            return Ok(());
+        };
+        let first = first?;
+        if is_transcript_record(&first) {
+            let draft = claude_code::session(first, records, sessions.options())?;
+            return sessions.add(draft);
+        }
+        for record in std::iter::once(Ok(first)).chain(records) {
+            let record = record?;
+            let mut draft = conversation_of(&record)?;
+            draft.line = record.line;
+            sessions.add(draft)?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Recognising the format.
+
+/// Whether `messages` look like `MessageParam`s: objects with a Messages role and a
+/// string or block-list `content` (OpenAI's `tool_calls` and null contents excluded).
+fn is_messages(messages: &[Value]) -> bool {
+    !messages.is_empty()
+        && messages.iter().all(|message| {
+            message
+                .get("role")
+                .and_then(Value::as_str)
+                .is_some_and(|role| matches!(role, "user" | "assistant" | "system"))
+                && message
+                    .get("content")
+                    .is_some_and(|content| content.is_string() || content.is_array())
+                && message.get("tool_calls").is_none()
+        })
+}
+
+/// Whether a message carries something only the Messages API writes: a block of an
+/// Anthropic-only type, or the shape of a stored response.
+fn has_marker(message: &Value) -> bool {
+    message.as_object().is_some_and(is_response)
+        || blocks(message).any(|block| block_type(block).is_some_and(is_anthropic_only))
+}
+
+fn is_anthropic_only(kind: &str) -> bool {
+    matches!(
+        kind,
+        "tool_use"
+            | "tool_result"
+            | "thinking"
+            | "redacted_thinking"
+            | "server_tool_use"
+            | "mcp_tool_use"
+            | "container_upload"
+    ) || kind.ends_with("_tool_result")
+}
+
+/// A Messages response: `{type: "message", role: "assistant", content: [...],
+/// stop_reason}` (Responses API output messages have no `stop_reason`).
+fn is_response(object: &JsonObject) -> bool {
+    object.get("type").and_then(Value::as_str) == Some("message")
+        && object.get("role").and_then(Value::as_str) == Some("assistant")
+        && object.get("content").is_some_and(Value::is_array)
+        && object.contains_key("stop_reason")
+}
+
+/// A request body: Messages-shaped `messages` with `max_tokens` (required by the API), a
+/// top-level `system`, or a marker block.
+fn is_request(object: &JsonObject) -> bool {
+    object
+        .get("messages")
+        .and_then(Value::as_array)
+        .is_some_and(|messages| {
+            is_messages(messages)
+                && (object.contains_key("max_tokens")
+                    || object.contains_key("system")
+                    || messages.iter().any(has_marker))
+        })
+}
+
+/// A line of a Claude Code transcript, by the members only those lines have.
+fn is_claude_code_line(object: &JsonObject) -> bool {
+    let Some(kind) = object.get("type").and_then(Value::as_str) else {
+        return false;
+    };
+    if object.contains_key("role") || object.contains_key("messages") {
+        return false;
+    }
+    let has_string = |name: &str| object.get(name).is_some_and(Value::is_string);
+    match kind {
+        "user" | "assistant" => {
+            object.get("message").is_some_and(Value::is_object)
+                && (has_string("uuid") || has_string("sessionId"))
+        }
+        "summary" => has_string("leafUuid"),
+        "file-history-snapshot" => object.contains_key("snapshot"),
+        _ => {
+            has_string("sessionId")
+                && (has_string("uuid")
+                    || has_string("leafUuid")
+                    || object.contains_key("parentUuid")
+                    || object.contains_key("operation"))
+        }
+    }
+}
+
+/// Whether a file whose first record is `first` is read as a Claude Code transcript: a
+/// line object with a `type` that is no message, request or response.
+fn is_transcript_record(first: &Record) -> bool {
+    first.line.is_some()
+        && first.value.as_object().is_some_and(|object| {
+            object.get("type").is_some_and(Value::is_string)
+                && !object.contains_key("role")
+                && !object.contains_key("messages")
+        })
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages and their blocks.
+
+fn blocks(message: &Value) -> impl Iterator<Item = &Value> {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+fn block_type(block: &Value) -> Option<&str> {
+    block.get("type").and_then(Value::as_str)
+}
+
+/// Whether a user message carries something new from the human: any content but
+/// `tool_result` blocks.
+fn is_human(message: &Value) -> bool {
+    match message.get("content") {
+        Some(Value::String(text)) => !text.is_empty(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .any(|block| block_type(block) != Some("tool_result")),
+        _ => false,
+    }
+}
+
+/// What the blocks of a file hold that is worth a note.
+#[derive(Debug, Default)]
+struct BlockTally {
+    thinking: usize,
+    server: usize,
+    unknown: BTreeMap<String, usize>,
+}
+
+impl BlockTally {
+    fn count(&mut self, kind: &str) {
+        match kind {
+            "thinking" | "redacted_thinking" => self.thinking += 1,
+            "server_tool_use" | "mcp_tool_use" | "mcp_tool_result" => self.server += 1,
+            "tool_result" => {}
+            _ if kind.ends_with("_tool_result") => self.server += 1,
+            _ if KNOWN_BLOCKS.contains(&kind) => {}
+            _ => *self.unknown.entry(kind.to_owned()).or_default() += 1,
+        }
+    }
+
+    fn notes(&self, notes: &mut Vec<String>) {
+        if self.thinking > 0 {
+            notes.push(format!(
+                "{} thinking block(s) kept verbatim in the responses, with their signatures (reasoning, not tool calls)",
+                self.thinking
+            ));
+        }
+        if self.server > 0 {
+            notes.push(format!(
+                "{} server tool block(s) (server_tool_use and their results) kept in the responses: Anthropic ran these tools, they are not the agent's tool calls",
+                self.server
+            ));
+        }
+        if !self.unknown.is_empty() {
+            let kinds: Vec<String> = self
+                .unknown
+                .iter()
+                .map(|(kind, count)| format!("{count} {kind:?}"))
+                .collect();
+            notes.push(format!(
+                "content blocks of types this importer does not know kept as written: {}",
+                kinds.join(", ")
+            ));
+        }
+    }
+}
+
+/// The role of a message at `at`, after checking its `content` and blocks.
+fn checked_message<'a>(
+    line: Option<u64>,
+    message: &'a Value,
+    at: &str,
+    tally: &mut BlockTally,
+) -> Result<&'a str, ImportError> {
+    let object = message
+        .as_object()
+        .ok_or_else(|| ImportError::at(line, at, "a message object with `role` and `content`"))?;
+    let role = object
+        .get("role")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ImportError::at(line, at, "a string `role`, user or assistant"))?;
+    if !matches!(role, "user" | "assistant" | "system") {
+        return Err(ImportError::at(
+            line,
+            &format!("{at}/role"),
+            format!("a role user or assistant (or system); found {role:?}"),
+        ));
+    }
+    match object.get("content") {
+        Some(Value::String(_)) => {}
+        Some(Value::Array(blocks)) => {
+            for (index, block) in blocks.iter().enumerate() {
+                check_block(line, block, &format!("{at}/content/{index}"), tally)?;
+            }
+        }
+        _ => {
+            return Err(ImportError::at(
+                line,
+                &format!("{at}/content"),
+                "`content` to be a string or an array of content blocks",
+            ));
+        }
+    }
+    Ok(role)
+}
+
+fn check_block(
+    line: Option<u64>,
+    block: &Value,
+    at: &str,
+    tally: &mut BlockTally,
+) -> Result<(), ImportError> {
+    let kind = block_type(block)
+        .ok_or_else(|| ImportError::at(line, at, "a content block object with a string `type`"))?;
+    tally.count(kind);
+    let required: &[(&str, &str)] = match kind {
+        "tool_use" => &[
+            (
+                "id",
+                "a string `id` on a tool_use block (the id its tool_result answers)",
+            ),
+            (
+                "name",
+                "a string `name` on a tool_use block (the tool called)",
+            ),
+        ],
+        "tool_result" => &[(
+            "tool_use_id",
+            "a string `tool_use_id` on a tool_result block (the id of the tool_use it answers)",
+        )],
+        _ => &[],
+    };
+    for (member, expected) in required {
+        if !block.get(*member).is_some_and(Value::is_string) {
+            return Err(ImportError::at(line, &format!("{at}/{member}"), *expected));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Messages conversations.
+
+/// The session of one record: a message array, a request body or a response.
+fn conversation_of(record: &Record) -> Result<SessionDraft, ImportError> {
+    let object = match &record.value {
+        Value::Array(messages) => return conversation(record, messages, "", Map::new()),
+        Value::Object(object) => object,
+        _ => {
+            return Err(record.error(
+                "",
+                "an Anthropic message array, a request body with `messages`, or a response `{type: \"message\"}`",
+            ));
+        }
+    };
+    if !object.contains_key("messages")
+        && object.get("type").and_then(Value::as_str) == Some("message")
+    {
+        return lone_response(record, object);
+    }
+    let messages = object
+        .get("messages")
+        .ok_or_else(|| record.error("/messages", "a `messages` array"))?
+        .as_array()
+        .ok_or_else(|| record.error("/messages", "`messages` to be an array"))?;
+    if let Some(system) = object.get("system")
+        && !(system.is_string() || system.is_array())
+    {
+        return Err(record.error(
+            "/system",
+            "`system` to be a string or an array of text blocks",
+        ));
+    }
+    let rest = object
+        .iter()
+        .filter(|(key, _)| *key != "messages")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    conversation(record, messages, "/messages", rest)
+}
+
+/// A conversation: one turn per assistant message; `rest` (the request's members but
+/// `messages`) goes on the first turn's prompt.
+fn conversation(
+    record: &Record,
+    messages: &[Value],
+    pointer: &str,
+    mut rest: JsonObject,
+) -> Result<SessionDraft, ImportError> {
+    let mut splitter = Splitter::default();
+    let mut tally = BlockTally::default();
+    for (index, message) in messages.iter().enumerate() {
+        let at = format!("{pointer}/{index}");
+        match checked_message(record.line, message, &at, &mut tally)? {
+            "assistant" => {
+                splitter.close();
+                splitter.output(message.clone(), None);
+                splitter.close();
+            }
+            "user" => splitter.input(message.clone(), is_human(message), None),
+            _ => splitter.input(message.clone(), false, None),
+        }
+    }
+    let (exchanges, trailing) = splitter.finish();
+    let mut draft = SessionDraft::default();
+    for exchange in exchanges {
+        let Exchange {
+            prompt,
+            mut response,
+            human,
+            ..
+        } = exchange;
+        let mut prompt_object = std::mem::take(&mut rest);
+        prompt_object.insert("messages".to_owned(), Value::Array(prompt));
+        let response = match response.pop() {
+            Some(Value::Object(message)) => message,
+            _ => Map::new(),
+        };
+        draft.turns.push(TurnDraft {
+            prompt: prompt_object,
+            response,
+            human,
+            ..TurnDraft::default()
+        });
+    }
+    if !trailing.is_empty() {
+        draft.notes.push(format!(
+            "{} message(s) after the last assistant message form no turn and are not converted",
+            trailing.len()
+        ));
+    }
+    tally.notes(&mut draft.notes);
+    Ok(draft)
+}
+
+/// A response without its request: one turn whose prompt the file does not hold.
+fn lone_response(record: &Record, object: &JsonObject) -> Result<SessionDraft, ImportError> {
+    let mut tally = BlockTally::default();
+    if checked_message(record.line, &record.value, "", &mut tally)? != "assistant" {
+        return Err(record.error("/role", "an assistant response (`role: \"assistant\"`)"));
+    }
+    let mut prompt = Map::new();
+    prompt.insert("messages".to_owned(), Value::Array(Vec::new()));
+    let mut draft = SessionDraft::default();
+    draft.turns.push(TurnDraft {
+        prompt,
+        response: object.clone(),
+        ..TurnDraft::default()
+    });
+    draft.notes.push(
+        "the file holds a response only: its prompt is not in the file (the turn's prompt is empty)"
+            .to_owned(),
+    );
+    tally.notes(&mut draft.notes);
+    Ok(draft)
+}
+
+// ---------------------------------------------------------------------------------------
+// Claude Code transcripts.
+
+mod claude_code {
+    //! Reading a Claude Code transcript: its lines, the main branch of their tree, and
+    //! the turns along it.
+
+    use super::{BlockTally, ImportError, ImportOptions, JsonObject, Record, SessionDraft};
+    use super::{Stamp, TimeProblem, TurnDraft, checked_message, is_human, parse_iso};
+    use serde_json::{Map, Value};
+    use std::collections::{BTreeMap, HashMap, HashSet};
+
+    /// One line of the transcript, as far as the tree and the turns need it.
+    #[derive(Debug)]
+    struct Line {
+        /// `user` or `assistant` lines: the line object; other lines keep none.
+        message: Option<JsonObject>,
+        assistant: bool,
+        sidechain: bool,
+        uuid: Option<String>,
+        /// `parentUuid`, or across a compaction `logicalParentUuid`.
+        parent: Option<String>,
+        bridged: bool,
+        /// The API response an assistant line belongs to: `message.id`, else
+        /// `requestId`.
+        response_key: Option<String>,
+        time: Option<Stamp>,
+        session_id: Option<String>,
+        /// A sub-agent's id (`agentId`), on the lines of its transcript.
+        agent_id: Option<String>,
+    }
+
+    impl Line {
+        fn is_message(&self) -> bool {
+            self.message.is_some()
+        }
+
+        fn carries_tool_result(&self) -> bool {
+            !self.assistant
+                && self
+                    .message
+                    .as_ref()
+                    .and_then(|line| line.get("message"))
+                    .is_some_and(|message| {
+                        super::blocks(message)
+                            .any(|block| super::block_type(block) == Some("tool_result"))
+                    })
+        }
+    }
+
+    /// What was read besides the lines.
+    #[derive(Debug, Default)]
+    struct Reading {
+        lines: Vec<Line>,
+        others: BTreeMap<String, usize>,
+        tally: BlockTally,
+    }
+
+    /// The session of a whole transcript, `first` being its first line.
+    pub(super) fn session(
+        first: Record,
+        records: &mut dyn Iterator<Item = Result<Record, ImportError>>,
+        options: &ImportOptions,
+    ) -> Result<SessionDraft, ImportError> {
+        let mut reading = Reading::default();
+        for record in std::iter::once(Ok(first)).chain(records) {
+            let line = read_line(record?, options, &mut reading)?;
+            reading.lines.push(line);
+        }
+        let branch = main_branch(&reading.lines);
+        let mut draft = SessionDraft::default();
+        let kept: Vec<&Line> = reading
+            .lines
+            .iter()
+            .zip(&branch.kept)
+            .filter_map(|(line, kept)| kept.then_some(line))
+            .collect();
+        let tip = branch.tip.and_then(|tip| reading.lines.get(tip));
+        draft.session_id = tip
+            .and_then(|line| line.session_id.clone())
+            .or_else(|| kept.iter().find_map(|line| line.session_id.clone()));
+        if branch.agent {
+            agent_session(tip, &mut draft);
+        }
+        draft.start = kept.iter().filter_map(|line| line.time).min();
+        let merged = turns(&kept, &mut draft);
+        branch_notes(&reading, &branch, &kept, merged, &mut draft);
+        reading.tally.notes(&mut draft.notes);
+        Ok(draft)
+    }
+
+    /// A sub-agent's own transcript (every message line has `isSidechain`): its
+    /// `sessionId` is its parent session's, so the agent's id is added to it.
+    fn agent_session(tip: Option<&Line>, draft: &mut SessionDraft) {
+        let parent = draft.session_id.take();
+        draft.session_id = match (&parent, tip.and_then(|line| line.agent_id.as_deref())) {
+            (Some(session), Some(agent)) => Some(format!("{session}-agent-{agent}")),
+            _ => parent.clone(),
+        };
+        draft.notes.push(format!(
+            "a sub-agent's transcript (every message line has isSidechain): converted as its own session{}",
+            parent.map_or_else(String::new, |id| format!(", a sub-agent of session {id}"))
+        ));
+    }
+
+    fn read_line(
+        record: Record,
+        options: &ImportOptions,
+        reading: &mut Reading,
+    ) -> Result<Line, ImportError> {
+        let Record { value, line } = record;
+        let Value::Object(object) = value else {
+            return Err(ImportError::at(
+                line,
+                "",
+                "a Claude Code transcript line: an object with a string `type`",
+            ));
+        };
+        let Some(kind) = object.get("type").and_then(Value::as_str) else {
+            return Err(ImportError::at(
+                line,
+                "/type",
+                "a string `type` on a transcript line",
+            ));
+        };
+        let assistant = kind == "assistant";
+        let is_message = matches!(kind, "user" | "assistant");
+        if !is_message {
+            *reading.others.entry(kind.to_owned()).or_default() += 1;
+        }
+        let text = |name: &str| object.get(name).and_then(Value::as_str).map(str::to_owned);
+        let (parent, bridged) = match (text("parentUuid"), text("logicalParentUuid")) {
+            (Some(parent), _) => (Some(parent), false),
+            (None, Some(logical)) => (Some(logical), true),
+            (None, None) => (None, false),
+        };
+        let mut read = Line {
+            message: None,
+            assistant,
+            sidechain: object.get("isSidechain").and_then(Value::as_bool) == Some(true),
+            uuid: text("uuid"),
+            parent,
+            bridged,
+            response_key: None,
+            time: None,
+            session_id: text("sessionId"),
+            agent_id: text("agentId"),
+        };
+        if is_message {
+            check_message_line(line, &object, kind, &mut reading.tally)?;
+            read.response_key = assistant
+                .then(|| {
+                    object
+                        .get("message")
+                        .and_then(|message| message.get("id"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                        .or_else(|| text("requestId"))
+                })
+                .flatten();
+            read.time = line_time(line, &object, options)?;
+            read.message = Some(object);
+        }
+        Ok(read)
+    }
+
+    /// A user or assistant line: a `message` of the line's role, checked as Messages.
+    fn check_message_line(
+        line: Option<u64>,
+        object: &JsonObject,
+        kind: &str,
+        tally: &mut BlockTally,
+    ) -> Result<(), ImportError> {
+        let message = object.get("message").ok_or_else(|| {
+            ImportError::at(
+                line,
+                "/message",
+                format!("a `message` object on a {kind} line"),
+            )
+        })?;
+        let role = checked_message(line, message, "/message", tally)?;
+        if role != kind {
+            return Err(ImportError::at(
+                line,
+                "/message/role",
+                format!("the role {kind:?} on a {kind} line; found {role:?}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn line_time(
+        line: Option<u64>,
+        object: &JsonObject,
+        options: &ImportOptions,
+    ) -> Result<Option<Stamp>, ImportError> {
+        match object.get("timestamp") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(text)) => {
+                parse_iso(text, options)
+                    .map(Some)
+                    .map_err(|problem| match problem {
+                        TimeProblem::Invalid => ImportError::at(
+                            line,
+                            "/timestamp",
+                            format!("an ISO 8601 `timestamp`; found {text:?}"),
+                        ),
+                        TimeProblem::NaiveWithoutZone => ImportError::at(
+                            line,
+                            "/timestamp",
+                            format!(
+                                "a `timestamp` with an offset, or --timezone for local times; found {text:?}"
+                            ),
+                        ),
+                    })
+            }
+            Some(_) => Err(ImportError::at(
+                line,
+                "/timestamp",
+                "an ISO 8601 `timestamp` string",
+            )),
+        }
+    }
+
+    /// The main branch: which lines it keeps and what it leaves out.
+    #[derive(Debug, Default)]
+    struct Branch {
+        /// For each line, whether it is a message line of the main conversation.
+        kept: Vec<bool>,
+        /// The last message line that is not a sub-agent's.
+        tip: Option<usize>,
+        /// Lines of the response siblings and their results, off the walked path.
+        recovered: usize,
+        /// Compaction boundaries crossed by `logicalParentUuid`.
+        bridged: usize,
+        /// Whether the lines carry no tree (no `uuid` on the tip): file order is kept.
+        flat: bool,
+        /// Whether every message line is a sub-agent's: the file is a sub-agent's own
+        /// transcript, whose conversation is its sidechain.
+        agent: bool,
+    }
+
+    impl Branch {
+        /// Whether a line belongs to the conversation the file is about (the main one,
+        /// or the sub-agent's in a sub-agent's file).
+        fn in_scope(&self, line: &Line) -> bool {
+            line.is_message() && line.sidechain == self.agent
+        }
+    }
+
+    /// The branch ending at the last message line that is not a sub-agent's, with the
+    /// sibling lines of its responses and the tool results answering them.
+    fn main_branch(lines: &[Line]) -> Branch {
+        let mut branch = Branch {
+            kept: vec![false; lines.len()],
+            agent: lines
+                .iter()
+                .all(|line| !line.is_message() || line.sidechain),
+            ..Branch::default()
+        };
+        branch.tip = lines.iter().rposition(|line| branch.in_scope(line));
+        let Some(tip) = branch.tip else {
+            return branch;
+        };
+        if lines.get(tip).is_none_or(|line| line.uuid.is_none()) {
+            branch.flat = true;
+            let scope: Vec<bool> = lines.iter().map(|line| branch.in_scope(line)).collect();
+            branch.kept = scope;
+            return branch;
+        }
+        let mut by_uuid: HashMap<&str, usize> = HashMap::new();
+        for (index, line) in lines.iter().enumerate() {
+            if let Some(uuid) = &line.uuid {
+                by_uuid.entry(uuid.as_str()).or_insert(index);
+            }
+        }
+        let mut on_path = vec![false; lines.len()];
+        let mut current = Some(tip);
+        while let Some(index) = current {
+            let (Some(line), Some(seen)) = (lines.get(index), on_path.get_mut(index)) else {
+                break;
+            };
+            if *seen {
+                break; // A cycle: the file is damaged, the walk ends here.
+            }
+            *seen = true;
+            current = line.parent.as_deref().and_then(|p| by_uuid.get(p).copied());
+            branch.bridged += usize::from(line.bridged && current.is_some());
+        }
+        for ((kept, line), on_path) in branch.kept.iter_mut().zip(lines).zip(&on_path) {
+            *kept = *on_path && line.is_message();
+        }
+        recover_siblings(lines, &mut branch);
+        branch
+    }
+
+    /// Adds the lines of each kept response that the walk did not pass (parallel tool
+    /// calls fork the tree: each result points at the line of its own `tool_use`), and
+    /// the tool results that answer them.
+    fn recover_siblings(lines: &[Line], branch: &mut Branch) {
+        let keys: HashSet<&str> = lines
+            .iter()
+            .zip(&branch.kept)
+            .filter(|(line, kept)| **kept && line.assistant)
+            .filter_map(|(line, _)| line.response_key.as_deref())
+            .collect();
+        let mut members: HashSet<&str> = HashSet::new();
+        for (line, kept) in lines.iter().zip(branch.kept.iter_mut()) {
+            let in_group = line.assistant
+                && line.sidechain == branch.agent
+                && line
+                    .response_key
+                    .as_deref()
+                    .is_some_and(|key| keys.contains(key));
+            if in_group {
+                members.extend(line.uuid.as_deref());
+                branch.recovered += usize::from(!*kept);
+                *kept = true;
+            }
+        }
+        for (line, kept) in lines.iter().zip(branch.kept.iter_mut()) {
+            let answers = !*kept
+                && line.sidechain == branch.agent
+                && line.carries_tool_result()
+                && line
+                    .parent
+                    .as_deref()
+                    .is_some_and(|parent| members.contains(parent));
+            if answers {
+                branch.recovered += 1;
+                *kept = true;
+            }
+        }
+    }
+
+    /// A turn being gathered: the user lines since the previous response, and the lines
+    /// of one API response.
+    #[derive(Debug, Default)]
+    struct Gathering {
+        prompt: Vec<Value>,
+        human: bool,
+        time: Option<Stamp>,
+        response: Vec<JsonObject>,
+        key: Option<String>,
+        response_time: Option<Stamp>,
+    }
+
+    /// The turns of the kept lines, into `draft`; returns how many lines were merged
+    /// into responses written as several lines.
+    fn turns(kept: &[&Line], draft: &mut SessionDraft) -> usize {
+        let mut pending = Gathering::default();
+        let mut current: Option<Gathering> = None;
+        let mut merged = 0;
+        let mut close = |gathering: Gathering, draft: &mut SessionDraft| {
+            if gathering.response.len() > 1 {
+                merged += gathering.response.len();
+            }
+            draft.turns.push(finished(gathering));
+        };
+        for line in kept {
+            let Some(object) = &line.message else {
+                continue;
+            };
+            if !line.assistant {
+                pending.prompt.push(Value::Object(object.clone()));
+                pending.human |=
+                    object.get("message").is_some_and(is_human) && !is_synthetic(object);
+                pending.time = line.time.or(pending.time);
+                continue;
+            }
+            // Lines of the response being gathered join it, even past the tool results
+            // written between them (those go to the next prompt).
+            if let Some(open) = current.as_mut()
+                && open.key.is_some()
+                && open.key == line.response_key
+            {
+                open.response.push(object.clone());
+                continue;
+            }
+            if let Some(done) = current.take() {
+                close(done, draft);
+            }
+            let mut open = std::mem::take(&mut pending);
+            open.response.push(object.clone());
+            open.key.clone_from(&line.response_key);
+            open.response_time = line.time;
+            current = Some(open);
+        }
+        if let Some(done) = current {
+            close(done, draft);
+        }
+        if !pending.prompt.is_empty() {
+            draft.notes.push(format!(
+                "{} user line(s) after the last response form no turn and are not converted",
+                pending.prompt.len()
+            ));
+        }
+        merged
+    }
+
+    /// User lines Claude Code writes itself: meta lines (command caveats, skill texts)
+    /// and the summary that continues a compacted conversation.
+    fn is_synthetic(line: &JsonObject) -> bool {
+        ["isMeta", "isCompactSummary"]
+            .iter()
+            .any(|flag| line.get(*flag).and_then(Value::as_bool) == Some(true))
+    }
+
+    fn finished(gathering: Gathering) -> TurnDraft {
+        let mut prompt = Map::new();
+        prompt.insert("messages".to_owned(), Value::Array(gathering.prompt));
+        TurnDraft {
+            prompt,
+            response: merged_response(gathering.response),
+            human: gathering.human,
+            time: gathering.time,
+            response_time: gathering.response_time,
+            ..TurnDraft::default()
+        }
+    }
+
+    /// One Anthropic message from the lines of one response: a single line's message
+    /// as it is; else the first line's members, the content blocks of all lines in
+    /// order, and the other members as the last line giving them non-null has them (so
+    /// `usage` counts the call once). `lines` holds each line without its `message`, so
+    /// that nothing is lost and no block is there twice.
+    fn merged_response(lines: Vec<JsonObject>) -> JsonObject {
+        let single = lines.len() == 1;
+        let mut message = Map::new();
+        let mut content = Vec::new();
+        let mut envelopes = Vec::with_capacity(lines.len());
+        for mut line in lines {
+            if let Some(Value::Object(part)) = line.remove("message") {
+                if single {
+                    message = part;
+                } else {
+                    merge_into(&mut message, &mut content, part);
+                }
+            }
+            envelopes.push(Value::Object(line));
+        }
+        if !single {
+            message.insert("content".to_owned(), Value::Array(content));
+        }
+        message.insert("lines".to_owned(), Value::Array(envelopes));
+        message
+    }
+
+    fn merge_into(message: &mut JsonObject, content: &mut Vec<Value>, part: JsonObject) {
+        for (key, value) in part {
+            if key == "content" {
+                // Its place among the members, filled once all lines are read.
+                message.entry("content").or_insert(Value::Null);
+                match value {
+                    Value::Array(blocks) => content.extend(blocks),
+                    Value::String(text) => {
+                        content.push(serde_json::json!({"type": "text", "text": text}));
+                    }
+                    _ => {}
+                }
+            } else if !value.is_null() || message.get(&key).is_none_or(Value::is_null) {
+                message.insert(key, value);
+            }
+        }
+    }
+
+    fn branch_notes(
+        reading: &Reading,
+        branch: &Branch,
+        kept: &[&Line],
+        merged: usize,
+        draft: &mut SessionDraft,
+    ) {
+        let notes = &mut draft.notes;
+        if !reading.others.is_empty() {
+            let kinds: Vec<String> = reading
+                .others
+                .iter()
+                .map(|(kind, count)| format!("{count} {kind}"))
+                .collect();
+            notes.push(format!(
+                "lines that are no message are not turns and were left out: {}",
+                kinds.join(", ")
+            ));
+        }
+        let sidechain = reading
+            .lines
+            .iter()
+            .filter(|line| line.is_message() && line.sidechain)
+            .count();
+        if sidechain > 0 && !branch.agent {
+            notes.push(format!(
+                "{sidechain} sub-agent line(s) (isSidechain) are not the main conversation and were left out"
+            ));
+        }
+        let abandoned = reading
+            .lines
+            .iter()
+            .zip(&branch.kept)
+            .filter(|(line, kept)| branch.in_scope(line) && !**kept)
+            .count();
+        if abandoned > 0 {
+            notes.push(format!(
+                "{abandoned} message line(s) on branches abandoned by a rewind were left out: the conversation follows the branch ending at the last message line"
+            ));
+        }
+        if branch.flat {
+            notes.push(
+                "the lines carry no uuid: the conversation is taken in file order".to_owned(),
+            );
+        }
+        if branch.recovered > 0 {
+            notes.push(format!(
+                "{} line(s) of parallel tool calls and their results, off the parentUuid chain, were taken in",
+                branch.recovered
+            ));
+        }
+        if branch.bridged > 0 {
+            notes.push(format!(
+                "{} compaction boundary(ies) crossed by logicalParentUuid: the turns before the compaction are kept",
+                branch.bridged
+            ));
+        }
+        if merged > 0 {
+            notes.push(format!(
+                "{merged} assistant lines were merged into responses: Claude Code writes one API response as one line per content block, sharing message.id"
+            ));
+        }
+        session_notes(kept, draft);
+    }
+
+    fn session_notes(kept: &[&Line], draft: &mut SessionDraft) {
+        let others: HashSet<&str> = kept
+            .iter()
+            .filter_map(|line| line.session_id.as_deref())
+            .filter(|id| Some(*id) != draft.session_id.as_deref())
+            .collect();
+        if !others.is_empty() {
+            let mut others: Vec<&str> = others.into_iter().collect();
+            others.sort_unstable();
+            draft.notes.push(format!(
+                "lines of other sessions ({}) are part of this conversation (a resumed or forked session); the session id is the last line's",
+                others.join(", ")
+            ));
+        }
+        let errors = kept
+            .iter()
+            .filter(|line| {
+                line.message
+                    .as_ref()
+                    .and_then(|object| object.get("isApiErrorMessage"))
+                    .and_then(Value::as_bool)
+                    == Some(true)
+            })
+            .count();
+        if errors > 0 {
+            draft.notes.push(format!(
+                "{errors} response(s) are Claude Code's API error messages (model \"<synthetic>\"), kept as the responses of failed calls"
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Anthropic;
+    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::{Converted, ImportOptions};
+    use serde_json::Value;
+
+    const PARALLEL: &str =
+        include_str!("../../tests/fixtures/import/anthropic/parallel-tools.json");
+    const ERROR: &str = include_str!("../../tests/fixtures/import/anthropic/error-result.json");
+    const SERVER: &str = include_str!("../../tests/fixtures/import/anthropic/server-tool.json");
+    const REQUESTS: &str = include_str!("../../tests/fixtures/import/anthropic/two-requests.jsonl");
+    const CLAUDE_CODE: &str =
+        include_str!("../../tests/fixtures/import/anthropic/claude-code-session.jsonl");
+    const COMPACTED: &str =
+        include_str!("../../tests/fixtures/import/anthropic/claude-code-compacted.jsonl");
+
+    fn sessions(name: &str, text: &str) -> Vec<Converted> {
+        convert_text(
+            &Anthropic,
+            name,
+            text,
+            &ImportOptions::default().session_id("s"),
+        )
+        .expect("converts")
+    }
+
+    fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
+        let sessions = sessions(name, text);
+        assert_eq!(sessions.len(), 1);
+        let session = &sessions[0];
+        (
+            counts(session),
+            session.document.clone(),
+            session.notes.clone(),
+        )
+    }
+
+    fn roles(roles: &[&str]) -> Vec<String> {
+        roles.iter().map(|role| (*role).to_owned()).collect()
+    }
+
+    fn start_of(time: &Value) -> &Value {
+        &time["SimpleTimeData"][0]["StartTime"]
+    }
+
+    fn has_note(notes: &[String], words: &str) -> bool {
+        notes.iter().any(|note| note.contains(words))
+    }
+
+    #[test]
+    fn parallel_calls_answered_in_the_other_order_pair_by_id() {
+        let (counts, document, notes) = one("a.json", PARALLEL);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 0,
+                tools: vec!["get_weather".into()],
+                roles: roles(&["H-User", "A-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        // The request's members stay on the first prompt, the system blocks included.
+        let first = &turns[0]["PRCPrompt"];
+        assert_eq!(first["system"][1]["cache_control"]["type"], "ephemeral");
+        assert_eq!(first["max_tokens"], 2048);
+        assert_eq!(first["tools"][0]["name"], "get_weather");
+        assert_eq!(
+            first["messages"][0]["content"],
+            "Wie ist das Wetter in Zürich und in 東京? 🌦️"
+        );
+        assert!(turns[1]["PRCPrompt"].get("model").is_none());
+        // Thinking stays in the response with its signature.
+        let thinking = &turns[0]["BKNResponse"]["content"][0];
+        assert_eq!(thinking["type"], "thinking");
+        assert!(
+            thinking["signature"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("EqQB"))
+        );
+        assert_eq!(
+            turns[1]["BKNResponse"]["content"][0]["text"],
+            "In Zürich ist es neblig bei 7 °C, in 東京 klar bei 21 °C. 🌫️☀️"
+        );
+        assert_eq!(document["SessionID"], "s");
+        assert_eq!(turns[1]["Timestamp"]["SimpleTimeData"][0]["FlagsByte"], 0);
+        assert!(has_note(&notes, "1 thinking block(s)"), "{notes:?}");
+    }
+
+    #[test]
+    fn an_error_result_is_flagged_and_escaped_text_decoded() {
+        let (counts, document, notes) = one("b.json", ERROR);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 3,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 1,
+                tools: vec!["list_dir".into(), "read_file".into()],
+                roles: roles(&["H-User", "A-User", "H-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        assert_eq!(
+            turns[2]["BKNResponse"]["content"][0]["text"],
+            "Port \"8080\" — steht in app.example.toml:\n\tport = 8080 ✅ 😀"
+        );
+        assert_eq!(
+            turns[2]["PRCPrompt"]["messages"][0]["content"][0]["content"][0]["text"],
+            "app.example.toml\nrésumé.md"
+        );
+        assert!(
+            has_note(&notes, "1 message(s) after the last assistant message"),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn server_tools_and_redacted_thinking_stay_in_the_response() {
+        let (counts, document, notes) = one("c.json", SERVER);
+        // The search Anthropic ran is a call with its result, in the same response.
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 1,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                tools: vec!["web_search".to_owned()],
+                roles: roles(&["H-User"]),
+                ..Counts::default()
+            }
+        );
+        let response = &document["Turns"][0]["BKNResponse"];
+        assert_eq!(response["id"], "msg_01WebSearchTdf");
+        assert_eq!(response["content"][0]["type"], "redacted_thinking");
+        assert_eq!(response["content"][2]["type"], "server_tool_use");
+        assert_eq!(
+            response["content"][3]["tool_use_id"],
+            "srvtoolu_01TdfSearch"
+        );
+        assert_eq!(
+            response["usage"]["server_tool_use"]["web_search_requests"],
+            1
+        );
+        assert_eq!(
+            document["Turns"][0]["PRCPrompt"]["system"],
+            "Réponds en français, avec des sources."
+        );
+        assert!(has_note(&notes, "2 server tool block(s)"), "{notes:?}");
+        assert!(has_note(&notes, "1 thinking block(s)"), "{notes:?}");
+    }
+
+    #[test]
+    fn each_line_of_request_bodies_is_a_session() {
+        let sessions = sessions("r.jsonl", REQUESTS);
+        assert_eq!(sessions.len(), 2);
+        assert_eq!(sessions[0].session_id, "s#1");
+        assert_eq!(sessions[1].line, Some(2));
+        let second = &sessions[1].document["Turns"][0];
+        assert_eq!(second["PRCPrompt"]["system"], "Antworte knapp.");
+        assert_eq!(second["BKNResponse"]["content"][0]["text"], "Katze");
+        assert_eq!(counts(&sessions[1]).roles, ["H-User"]);
+    }
+
+    #[test]
+    fn a_response_alone_is_one_turn_without_prompt() {
+        let text = r#"{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-latest","content":[{"type":"text","text":"Bonjour"},{"type":"tool_use","id":"toolu_1","name":"lookup","input":{"q":"ça"}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":9}}"#;
+        assert_eq!(detect_text("x.json", text).expect("detected"), "anthropic");
+        let (counts, document, notes) = one("x.json", text);
+        assert_eq!((counts.turns, counts.calls), (1, 1));
+        assert_eq!(counts.roles, ["A-User"]);
+        assert_eq!(document["Turns"][0]["BKNResponse"]["id"], "msg_1");
+        assert!(has_note(&notes, "response only"), "{notes:?}");
+    }
+
+    #[test]
+    fn claude_code_follows_the_last_branch_and_merges_split_responses() {
+        let (counts, document, notes) = one("5f1c.jsonl", CLAUDE_CODE);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 5,
+                calls: 4,
+                results: 4,
+                paired: 4,
+                errors: 1,
+                tools: vec!["Bash".into(), "Edit".into(), "Read".into()],
+                roles: roles(&["H-User", "A-User", "A-User", "H-User", "A-User"]),
+            }
+        );
+        // The file's session id wins over the one given.
+        assert_eq!(
+            document["SessionID"],
+            "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f"
+        );
+        let turns = &document["Turns"];
+        // Four lines of one API response: one message, its usage once, and the lines.
+        let first = &turns[0]["BKNResponse"];
+        assert_eq!(first["id"], "msg_01Kal3nd3rA");
+        let kinds: Vec<&str> = first["content"]
+            .as_array()
+            .expect("content")
+            .iter()
+            .filter_map(|block| block["type"].as_str())
+            .collect();
+        assert_eq!(kinds, ["thinking", "text", "tool_use", "tool_use"]);
+        assert_eq!(first["stop_reason"], "tool_use");
+        assert_eq!(first["usage"]["output_tokens"], 187);
+        let lines = first["lines"].as_array().expect("lines");
+        assert_eq!(lines.len(), 4);
+        assert!(lines.iter().all(|line| line.get("message").is_none()));
+        assert_eq!(lines[3]["uuid"], "0a1b2c3d-0005-4000-8000-000000000005");
+        // Parallel results as two user lines, in file order, in the next prompt.
+        let results = turns[1]["PRCPrompt"]["messages"]
+            .as_array()
+            .expect("messages");
+        let ids: Vec<&str> = results
+            .iter()
+            .filter_map(|line| line["message"]["content"][0]["tool_use_id"].as_str())
+            .collect();
+        assert_eq!(ids, ["toolu_01ReadTest", "toolu_01ReadSrc"]);
+        // The rewound prompt is left out; the one that stayed is there.
+        assert_eq!(
+            turns[3]["PRCPrompt"]["messages"][0]["message"]["content"],
+            "Nein — bitte korrigiere den Test, nicht den Code."
+        );
+        // Times: the prompt's last user line; the session starts at the first line.
+        assert_eq!(start_of(&turns[0]["Timestamp"]), 1_756_800_000_000_i64);
+        assert_eq!(start_of(&turns[1]["Timestamp"]), 1_756_800_004_900_i64);
+        assert_eq!(
+            start_of(&document["SessionStartTime"]),
+            1_756_800_000_000_i64
+        );
+        for words in [
+            "1 file-history-snapshot, 1 queue-operation, 1 summary",
+            "2 sub-agent line(s)",
+            "2 message line(s) on branches abandoned",
+            "2 line(s) of parallel tool calls",
+            "4 assistant lines were merged",
+            "1 thinking block(s)",
+        ] {
+            assert!(has_note(&notes, words), "{words}: {notes:?}");
+        }
+    }
+
+    #[test]
+    fn claude_code_keeps_the_turns_before_a_compaction() {
+        let (counts, document, notes) = one("9e8d.jsonl", COMPACTED);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                roles: roles(&["H-User", "H-User"]),
+                ..Counts::default()
+            }
+        );
+        assert_eq!(
+            document["SessionID"],
+            "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a"
+        );
+        let second = &document["Turns"][1]["PRCPrompt"]["messages"];
+        assert_eq!(second.as_array().map(Vec::len), Some(2));
+        assert_eq!(second[0]["isCompactSummary"], true);
+        assert_eq!(
+            start_of(&document["Turns"][0]["Timestamp"]),
+            1_759_334_400_000_i64
+        );
+        assert!(has_note(&notes, "1 compaction boundary"), "{notes:?}");
+        assert!(has_note(&notes, "1 queue-operation, 1 system"), "{notes:?}");
+    }
+
+    #[test]
+    fn claude_code_synthetic_prompts_and_lines_without_tree() {
+        let text = concat!(
+            r#"{"type":"user","sessionId":"flat","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"hallo"}}"#,
+            "\n",
+            r#"{"type":"assistant","sessionId":"flat","timestamp":"2025-01-01T00:00:01Z","message":{"role":"assistant","content":[{"type":"text","text":"hi"}]}}"#,
+            "\n",
+            r#"{"type":"some-future-kind","payload":{"x":1}}"#,
+            "\n",
+            r#"{"type":"user","sessionId":"flat","isMeta":true,"message":{"role":"user","content":"<local-command-stdout>ok</local-command-stdout>"}}"#,
+            "\n",
+            r#"{"type":"assistant","sessionId":"flat","isApiErrorMessage":true,"message":{"id":"e1","model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"API Error: 529 Overloaded"}]}}"#,
+            "\n"
+        );
+        let (counts, document, notes) = one("flat.jsonl", text);
+        assert_eq!(counts.roles, ["H-User", "A-User"]);
+        assert_eq!(document["SessionID"], "flat");
+        assert!(has_note(&notes, "no uuid"), "{notes:?}");
+        assert!(has_note(&notes, "1 some-future-kind"), "{notes:?}");
+        assert!(has_note(&notes, "API error"), "{notes:?}");
+    }
+
+    #[test]
+    fn a_result_written_between_lines_of_one_response_does_not_split_it() {
+        // Claude Code may run a tool while the response is still streaming: its result
+        // line comes before the response's next line.
+        let line = |body: &str| format!(r#"{{"sessionId":"st","isSidechain":false,{body}}}"#);
+        let text = [
+            line(r#""type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"Zwei Dateien lesen"}"#),
+            line(r#""type":"assistant","uuid":"a1","parentUuid":"u1","requestId":"req_1","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a"}}],"stop_reason":null,"usage":{"output_tokens":1}}"#),
+            line(r#""type":"user","uuid":"r1","parentUuid":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"A"}]}"#),
+            line(r#""type":"assistant","uuid":"a2","parentUuid":"r1","requestId":"req_1","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"b"}}],"stop_reason":"tool_use","usage":{"output_tokens":40}}"#),
+            line(r#""type":"user","uuid":"r2","parentUuid":"a2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"B"}]}"#),
+            line(r#""type":"assistant","uuid":"b1","parentUuid":"r2","message":{"id":"msg_2","role":"assistant","content":[{"type":"text","text":"A und B."}]}"#),
+        ]
+        .join("\n");
+        let (counts, document, _) = one("st.jsonl", &text);
+        assert_eq!((counts.turns, counts.calls, counts.paired), (2, 2, 2));
+        assert_eq!(counts.roles, ["H-User", "A-User"]);
+        let first = &document["Turns"][0]["BKNResponse"];
+        assert_eq!(first["usage"]["output_tokens"], 40);
+        assert_eq!(first["stop_reason"], "tool_use");
+        assert_eq!(
+            document["Turns"][1]["PRCPrompt"]["messages"]
+                .as_array()
+                .map(Vec::len),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn a_sub_agent_transcript_is_its_own_session() {
+        let text = concat!(
+            r#"{"parentUuid":null,"isSidechain":true,"agentId":"a1b2c3d","sessionId":"parent","type":"user","uuid":"s1","timestamp":"2025-05-05T10:00:00.000Z","message":{"role":"user","content":"Finde alle TODOs."}}"#,
+            "\n",
+            r#"{"parentUuid":"s1","isSidechain":true,"agentId":"a1b2c3d","sessionId":"parent","type":"assistant","uuid":"s2","timestamp":"2025-05-05T10:00:02.000Z","message":{"id":"msg_sub","role":"assistant","content":[{"type":"tool_use","id":"toolu_g","name":"Grep","input":{"pattern":"TODO"}}]}}"#,
+            "\n",
+            r#"{"parentUuid":"s2","isSidechain":true,"agentId":"a1b2c3d","sessionId":"parent","type":"user","uuid":"s3","timestamp":"2025-05-05T10:00:03.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_g","content":"src/lib.rs:3: // TODO"}]}}"#,
+            "\n",
+            r#"{"parentUuid":"s3","isSidechain":true,"agentId":"a1b2c3d","sessionId":"parent","type":"assistant","uuid":"s4","timestamp":"2025-05-05T10:00:05.000Z","message":{"id":"msg_sub2","role":"assistant","content":[{"type":"text","text":"Ein TODO in src/lib.rs."}]}}"#,
+            "\n"
+        );
+        let (counts, document, notes) = one("agent-a1b2c3d.jsonl", text);
+        assert_eq!((counts.turns, counts.calls, counts.paired), (2, 1, 1));
+        assert_eq!(document["SessionID"], "parent-agent-a1b2c3d");
+        assert!(has_note(&notes, "sub-agent of session parent"), "{notes:?}");
+        assert!(!has_note(&notes, "left out"), "{notes:?}");
+    }
+
+    #[test]
+    fn auto_recognises_each_shape_and_leaves_plain_chat_alone() {
+        for (name, text) in [
+            ("a.json", PARALLEL),
+            ("b.json", ERROR),
+            ("c.json", SERVER),
+            ("r.jsonl", REQUESTS),
+            ("s.jsonl", CLAUDE_CODE),
+            ("t.jsonl", COMPACTED),
+        ] {
+            assert_eq!(detect_text(name, text).expect(name), "anthropic", "{name}");
+        }
+        let plain = r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]"#;
+        assert_eq!(detect_text("p.json", plain).expect("plain"), "openai-chat");
+    }
+
+    #[test]
+    fn broken_messages_are_refused_with_their_place() {
+        let cases = [
+            (
+                r#"[{"role":"robot","content":"x"}]"#,
+                "/messages/0/role",
+                "found \"robot\"",
+            ),
+            (r#"[{"content":"x"}]"#, "/messages/0", "a string `role`"),
+            (
+                r#"[{"role":"user"}]"#,
+                "/messages/0/content",
+                "a string or an array",
+            ),
+            (
+                r#"[{"role":"user","content":{"text":"x"}}]"#,
+                "/messages/0/content",
+                "a string or an array",
+            ),
+            (
+                r#"[{"role":"user","content":["x"]}]"#,
+                "/messages/0/content/0",
+                "a content block object",
+            ),
+            (
+                r#"[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","name":"f","input":{}}]}]"#,
+                "/messages/1/content/0/id",
+                "a string `id`",
+            ),
+            (
+                r#"[{"role":"user","content":"x"},{"role":"assistant","content":[{"type":"tool_use","id":"t","input":{}}]}]"#,
+                "/messages/1/content/0/name",
+                "a string `name`",
+            ),
+            (
+                r#"[{"role":"user","content":[{"type":"tool_result","content":"4"}]}]"#,
+                "/messages/0/content/0/tool_use_id",
+                "tool_use_id",
+            ),
+            (
+                r#"[{"role":"user","content":"x"}]"#,
+                "(document)",
+                "at least one model response",
+            ),
+            (r#"{"a":1}"#, "/messages", "an array"),
+        ];
+        for (messages, place, message) in cases {
+            let text = format!("{{\"model\":\"m\",\"max_tokens\":8,\"messages\":{messages}}}");
+            let error = convert_text(&Anthropic, "bad.json", &text, &ImportOptions::default())
+                .expect_err(messages);
+            assert!(error.place.contains(place), "{messages}: {error}");
+            assert!(error.message.contains(message), "{messages}: {error}");
+        }
+        let error = convert_text(
+            &Anthropic,
+            "bad.json",
+            r#"{"max_tokens":8,"system":5,"messages":[]}"#,
+            &ImportOptions::default(),
+        )
+        .expect_err("system");
+        assert!(error.place.ends_with("/system"), "{error}");
+    }
+
+    #[test]
+    fn broken_transcript_lines_are_refused_with_their_line() {
+        let first = r#"{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2025-01-01T00:00:00Z","message":{"role":"user","content":"x"}}"#;
+        let cases = [
+            (
+                r#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"t"}]}}"#,
+                "line 2, /message/content/0/name",
+                "a string `name`",
+            ),
+            (
+                r#"{"type":"user","uuid":"r","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","content":"x","is_error":true}]}}"#,
+                "line 2, /message/content/0/tool_use_id",
+                "tool_use_id",
+            ),
+            (
+                r#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"role":"user","content":"x"}}"#,
+                "line 2, /message/role",
+                "found \"user\"",
+            ),
+            (
+                r#"{"type":"user","uuid":"u","sessionId":"s"}"#,
+                "line 2, /message",
+                "a `message` object",
+            ),
+            (
+                r#"{"type":"assistant","uuid":"a","sessionId":"s","message":{"content":"x"}}"#,
+                "line 2, /message",
+                "a string `role`",
+            ),
+            (
+                r#"{"type":"assistant","uuid":"a","sessionId":"s","timestamp":"gestern","message":{"role":"assistant","content":"x"}}"#,
+                "line 2, /timestamp",
+                "ISO 8601",
+            ),
+            (r#"{"uuid":"x"}"#, "line 2, /type", "a string `type`"),
+            (r#"[1]"#, "line 2, (document)", "transcript line"),
+            (r#"{"type":"assistant","#, "line 2", ""),
+        ];
+        for (second, place, message) in cases {
+            let text = format!("{first}\n{second}\n");
+            let error = convert_text(&Anthropic, "bad.jsonl", &text, &ImportOptions::default())
+                .expect_err(second);
+            assert!(error.place.starts_with(place), "{second}: {error}");
+            assert!(error.message.contains(message), "{second}: {error}");
+        }
+    }
+}

@@ -1,0 +1,956 @@
+//! Gemini `generateContent`: a request body (`{contents, systemInstruction?, tools?,
+//! generationConfig?, ...}`), a bare `contents` array, the Python SDK's snake-case dumps
+//! of either (`function_call`, `inline_data`, `system_instruction`, explicit nulls), or
+//! JSON Lines of `{request, response}` log records.
+//!
+//! Each `model` content is one turn, its `BKNResponse` the content itself; the contents
+//! since the previous `model` content form the prompt, `{"contents": [...]}`, and the
+//! first turn's prompt also keeps the request's other members (`systemInstruction`,
+//! `tools`, ...). In a log, each record is one call: its prompt is the request with
+//! `contents` cut to those sent since the request's last `model` content (a log repeats
+//! the whole history in every request), its response the response object. Vertex's
+//! `createTime` is when the request reached the server: the time the call began.
+//!
+//! Function responses come back in `user` contents (enforced by newer models), `function`
+//! contents (older samples) or `tool` contents; a content holding only function responses
+//! is no new human message. Calls rarely carry ids: the payload layer pairs them with
+//! their responses by id when present, else by name, then order. Thought parts and
+//! `thoughtSignature`s stay verbatim in the responses. A request body or a contents array
+//! is one session per file, or one per line in JSON Lines; a log is one session.
+
+use super::session::{SessionDraft, TurnDraft};
+use super::time::{Stamp, parse_iso};
+use super::turns::{Exchange, Splitter};
+use super::{ImportError, ImportOptions, Importer, Record, Sessions};
+use crate::model::JsonObject;
+use serde_json::{Map, Value};
+
+/// The Gemini importer.
+pub struct Gemini;
+
+/// The roles of Gemini contents, as errors name them.
+const ROLES: &str = "one of user, model, function, tool (no role means user)";
+/// The keys of a function call part, in the REST and the Python SDK spelling.
+const CALL_KEYS: [&str; 2] = ["functionCall", "function_call"];
+/// The keys of a function response part, likewise.
+const RESPONSE_KEYS: [&str; 2] = ["functionResponse", "function_response"];
+/// Request members only Gemini has: with `contents`, they mark a request body.
+const REQUEST_MARKERS: [&str; 4] = [
+    "systemInstruction",
+    "system_instruction",
+    "generationConfig",
+    "generation_config",
+];
+
+impl Importer for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn description(&self) -> &'static str {
+        "Gemini generateContent contents, request bodies and request/response logs"
+    }
+
+    fn detect(&self, first: &Record) -> bool {
+        match &first.value {
+            Value::Array(contents) => is_contents(contents),
+            Value::Object(object) => match object.get("request").and_then(Value::as_object) {
+                Some(request) => {
+                    let answered = object
+                        .get("response")
+                        .is_some_and(|r| r.get("candidates").is_some());
+                    request.get("contents").is_some_and(Value::is_array)
+                        && (is_request(request) || answered)
+                }
+                None => is_request(object),
+            },
+            _ => false,
+        }
+    }
+
+    fn convert(
+        &self,
+        records: &mut dyn Iterator<Item = Result<Record, ImportError>>,
+        sessions: &mut Sessions<'_>,
+    ) -> Result<(), ImportError> {
+        let mut log: Option<Log> = None;
+        let mut conversations = false;
+        for record in records {
+            let record = record?;
+            let is_log = record
+                .value
+                .as_object()
+                .is_some_and(|o| o.contains_key("request"));
+            let mixed = if is_log { conversations } else { log.is_some() };
+            if mixed {
+                return Err(record.error(
+                    "",
+                    "records of one kind: a file is either a request/response log or conversations, one per line",
+                ));
+            }
+            if is_log {
+                log.get_or_insert_with(Log::default)
+                    .add(&record, sessions.options())?;
+            } else {
+                conversations = true;
+                let mut draft = conversation(&record)?;
+                draft.line = record.line;
+                sessions.add(draft)?;
+            }
+        }
+        match log {
+            Some(log) => sessions.add(log.finish()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether `object` is a request body: `contents` holding contents, or beside members
+/// only Gemini requests have.
+fn is_request(object: &JsonObject) -> bool {
+    object
+        .get("contents")
+        .and_then(Value::as_array)
+        .is_some_and(|contents| {
+            is_contents(contents) || REQUEST_MARKERS.iter().any(|k| object.contains_key(*k))
+        })
+}
+
+/// Whether `items` look like Gemini contents: objects, each with `parts`, at least one
+/// of them an array.
+fn is_contents(items: &[Value]) -> bool {
+    items
+        .iter()
+        .all(|item| item.as_object().is_some_and(|o| o.contains_key("parts")))
+        && items
+            .iter()
+            .any(|item| item.get("parts").is_some_and(Value::is_array))
+}
+
+/// Who wrote a content, for the turn rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Speaker {
+    /// The model: a response.
+    Model,
+    /// The user, with at least one part that is not a function response.
+    Human,
+    /// Function responses only: the agent prompting again.
+    Tool,
+}
+
+/// Who wrote `content`, after checking its role and parts.
+fn speaker(record: &Record, content: &Value, pointer: &str) -> Result<Speaker, ImportError> {
+    let object = content
+        .as_object()
+        .ok_or_else(|| record.error(pointer, "a content object `{role, parts}`"))?;
+    let parts = checked_parts(record, object, pointer)?;
+    let role = match object.get("role") {
+        None | Some(Value::Null) => "user",
+        Some(Value::String(role)) => role.as_str(),
+        Some(_) => {
+            return Err(record.error(
+                &format!("{pointer}/role"),
+                format!("a string `role`, {ROLES}"),
+            ));
+        }
+    };
+    match role {
+        "model" => Ok(Speaker::Model),
+        "user" if parts.iter().any(|part| !is_function_response(part)) => Ok(Speaker::Human),
+        "user" | "function" | "tool" => Ok(Speaker::Tool),
+        other => Err(record.error(
+            &format!("{pointer}/role"),
+            format!("a role {ROLES}; found {other:?}"),
+        )),
+    }
+}
+
+/// The parts of a content (none when `parts` is absent or null, as in a blocked
+/// response or a Python dump), each checked.
+fn checked_parts<'a>(
+    record: &Record,
+    content: &'a JsonObject,
+    pointer: &str,
+) -> Result<&'a [Value], ImportError> {
+    let parts = match content.get("parts") {
+        None | Some(Value::Null) => return Ok(&[]),
+        Some(Value::Array(parts)) => parts,
+        Some(_) => {
+            return Err(record.error(
+                &format!("{pointer}/parts"),
+                "`parts` to be an array of parts",
+            ));
+        }
+    };
+    for (index, part) in parts.iter().enumerate() {
+        check_part(record, part, &format!("{pointer}/parts/{index}"))?;
+    }
+    Ok(parts)
+}
+
+/// A part is an object; its function call or response, if any, names the function.
+/// Other kinds of parts (text, inline data, code, ones newer than this importer) are
+/// kept as they are.
+fn check_part(record: &Record, part: &Value, pointer: &str) -> Result<(), ImportError> {
+    let part = part
+        .as_object()
+        .ok_or_else(|| record.error(pointer, "a part object (`{text}`, `{functionCall}`, ...)"))?;
+    for key in CALL_KEYS {
+        if let Some(call) = present(part, key)
+            && !call.get("name").is_some_and(Value::is_string)
+        {
+            return Err(record.error(
+                &format!("{pointer}/{key}"),
+                "a function call `{name, args}` with a string `name`",
+            ));
+        }
+    }
+    for key in RESPONSE_KEYS {
+        if let Some(response) = present(part, key)
+            && !response.get("name").is_some_and(Value::is_string)
+        {
+            return Err(record.error(
+                &format!("{pointer}/{key}"),
+                "a function response `{name, response}` with a string `name` (the function it answers)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A member that is there and not null (Python dumps write every absent field as null).
+fn present<'a>(object: &'a JsonObject, key: &str) -> Option<&'a Value> {
+    object.get(key).filter(|value| !value.is_null())
+}
+
+fn is_function_response(part: &Value) -> bool {
+    part.as_object()
+        .is_some_and(|part| RESPONSE_KEYS.iter().any(|key| present(part, key).is_some()))
+}
+
+/// `object` with `contents` replaced by `contents` (in its place, or added).
+fn with_contents(object: &JsonObject, contents: Vec<Value>) -> JsonObject {
+    let mut object = object.clone();
+    object.insert("contents".to_owned(), Value::Array(contents));
+    object
+}
+
+/// The contents of a record (an array, or a request body's `contents`) and the request
+/// body around them, with the JSON Pointer of the contents.
+fn contents_of(record: &Record) -> Result<(&[Value], JsonObject, &'static str), ImportError> {
+    match &record.value {
+        Value::Array(contents) => Ok((contents, Map::new(), "")),
+        Value::Object(request) => {
+            let contents = request
+                .get("contents")
+                .ok_or_else(|| record.error("/contents", "a `contents` array"))?
+                .as_array()
+                .ok_or_else(|| {
+                    record.error("/contents", "`contents` to be an array of contents")
+                })?;
+            Ok((contents, request.clone(), "/contents"))
+        }
+        _ => Err(record.error(
+            "",
+            "a contents array, a request body with `contents`, or a `{request, response}` log record",
+        )),
+    }
+}
+
+/// A conversation in Gemini contents: one turn per `model` content.
+fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
+    let (contents, request, pointer) = contents_of(record)?;
+    let mut splitter = Splitter::default();
+    let mut kept = Kept::default();
+    for (index, content) in contents.iter().enumerate() {
+        match speaker(record, content, &format!("{pointer}/{index}"))? {
+            Speaker::Model => {
+                splitter.close();
+                splitter.output(content.clone(), None);
+                splitter.close();
+            }
+            speaker => splitter.input(content.clone(), speaker == Speaker::Human, None),
+        }
+        kept.count(content);
+    }
+    let (exchanges, trailing) = splitter.finish();
+    let mut draft = SessionDraft::default();
+    if !trailing.is_empty() {
+        draft.notes.push(format!(
+            "{} content(s) after the last model content form no turn and are not converted",
+            trailing.len()
+        ));
+    }
+    for (index, exchange) in exchanges.into_iter().enumerate() {
+        let Exchange {
+            prompt,
+            mut response,
+            human,
+            ..
+        } = exchange;
+        let prompt = if index == 0 {
+            with_contents(&request, prompt)
+        } else {
+            with_contents(&Map::new(), prompt)
+        };
+        let response = match response.pop() {
+            Some(Value::Object(content)) => content,
+            _ => Map::new(),
+        };
+        draft.turns.push(TurnDraft {
+            prompt,
+            response,
+            human,
+            ..TurnDraft::default()
+        });
+    }
+    kept.notes(&mut draft.notes);
+    Ok(draft)
+}
+
+/// Parts kept verbatim that are worth a word: reasoning and provider-run code.
+#[derive(Debug, Default)]
+struct Kept {
+    thoughts: usize,
+    signatures: usize,
+    code: usize,
+}
+
+impl Kept {
+    fn count(&mut self, content: &Value) {
+        let parts = content.get("parts").and_then(Value::as_array);
+        for part in parts.into_iter().flatten().filter_map(Value::as_object) {
+            self.thoughts +=
+                usize::from(part.get("thought").and_then(Value::as_bool) == Some(true));
+            self.signatures += usize::from(
+                ["thoughtSignature", "thought_signature"]
+                    .iter()
+                    .any(|key| present(part, key).is_some()),
+            );
+            self.code += usize::from(
+                [
+                    "executableCode",
+                    "executable_code",
+                    "codeExecutionResult",
+                    "code_execution_result",
+                ]
+                .iter()
+                .any(|key| present(part, key).is_some()),
+            );
+        }
+    }
+
+    fn notes(&self, notes: &mut Vec<String>) {
+        if self.thoughts + self.signatures > 0 {
+            notes.push(format!(
+                "{} thought part(s) and {} thought signature(s) kept verbatim: model reasoning, not tool calls",
+                self.thoughts, self.signatures
+            ));
+        }
+        if self.code > 0 {
+            notes.push(format!(
+                "{} code execution part(s) kept verbatim: code the provider ran, not counted as tool calls",
+                self.code
+            ));
+        }
+    }
+}
+
+/// A request/response log: one turn per record.
+#[derive(Debug, Default)]
+struct Log {
+    draft: SessionDraft,
+    kept: Kept,
+    /// Responses without any candidate content (blocked prompts, empty answers).
+    empty: usize,
+}
+
+impl Log {
+    fn add(&mut self, record: &Record, options: &ImportOptions) -> Result<(), ImportError> {
+        let object = record
+            .value
+            .as_object()
+            .ok_or_else(|| record.error("", "a `{request, response}` log record"))?;
+        let request = object
+            .get("request")
+            .and_then(Value::as_object)
+            .ok_or_else(|| record.error("/request", "a request object"))?;
+        let response = object
+            .get("response")
+            .and_then(Value::as_object)
+            .ok_or_else(|| record.error("/response", "a response object"))?;
+        let contents = request
+            .get("contents")
+            .and_then(Value::as_array)
+            .ok_or_else(|| record.error("/request/contents", "a `contents` array"))?;
+        // What was sent since the previous response: the contents after the request's
+        // last model content.
+        let mut since = 0;
+        let mut human = false;
+        for (index, content) in contents.iter().enumerate() {
+            match speaker(record, content, &format!("/request/contents/{index}"))? {
+                Speaker::Model => {
+                    since = index + 1;
+                    human = false;
+                }
+                Speaker::Human => human = true,
+                Speaker::Tool => {}
+            }
+        }
+        let sent = contents.get(since..).unwrap_or_default().to_vec();
+        for content in &sent {
+            self.kept.count(content);
+        }
+        if self.candidate_contents(record, response)? == 0 {
+            self.empty += 1;
+        }
+        self.draft.turns.push(TurnDraft {
+            prompt: with_contents(request, sent),
+            response: response.clone(),
+            human,
+            time: create_time(record, response, options)?,
+            ..TurnDraft::default()
+        });
+        Ok(())
+    }
+
+    /// Checks the contents of a response's candidates, and counts them.
+    fn candidate_contents(
+        &mut self,
+        record: &Record,
+        response: &JsonObject,
+    ) -> Result<usize, ImportError> {
+        let candidates = match response.get("candidates") {
+            None | Some(Value::Null) => return Ok(0),
+            Some(Value::Array(candidates)) => candidates,
+            Some(_) => {
+                return Err(record.error("/response/candidates", "`candidates` to be an array"));
+            }
+        };
+        let mut found = 0;
+        for (index, candidate) in candidates.iter().enumerate() {
+            let Some(content) = candidate.get("content").filter(|c| !c.is_null()) else {
+                continue;
+            };
+            let pointer = format!("/response/candidates/{index}/content");
+            // A response's content is the model's, whether it says so or not.
+            if speaker(record, content, &pointer)? != Speaker::Model
+                && content.get("role").is_some_and(|role| !role.is_null())
+            {
+                return Err(record.error(
+                    &format!("{pointer}/role"),
+                    "the role `model` on a response's content",
+                ));
+            }
+            self.kept.count(content);
+            found += 1;
+        }
+        Ok(found)
+    }
+
+    fn finish(mut self) -> SessionDraft {
+        if self.empty > 0 {
+            self.draft.notes.push(format!(
+                "{} response(s) hold no candidate content (a blocked prompt or an empty answer): kept as they are",
+                self.empty
+            ));
+        }
+        self.kept.notes(&mut self.draft.notes);
+        self.draft
+    }
+}
+
+/// Vertex's `createTime` (the Python SDK's `create_time`): when the request reached the
+/// server.
+fn create_time(
+    record: &Record,
+    response: &JsonObject,
+    options: &ImportOptions,
+) -> Result<Option<Stamp>, ImportError> {
+    for key in ["createTime", "create_time"] {
+        let Some(value) = present(response, key) else {
+            continue;
+        };
+        let pointer = format!("/response/{key}");
+        let text = value
+            .as_str()
+            .ok_or_else(|| record.error(&pointer, "an RFC 3339 time string"))?;
+        return parse_iso(text, options).map(Some).map_err(|_| {
+            record.error(
+                &pointer,
+                format!("an RFC 3339 time with an offset; found {text:?}"),
+            )
+        });
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Gemini;
+    use crate::import::ImportOptions;
+    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::payload::{PayloadKind, payload_text};
+    use serde_json::Value;
+
+    /// A turn's prompt or answer text, as the mapping reads it.
+    fn text(document: &Value, turn: usize, kind: PayloadKind) -> Option<String> {
+        let key = match kind {
+            PayloadKind::Prompt => "PRCPrompt",
+            PayloadKind::Answer => "BKNResponse",
+        };
+        payload_text(document["Turns"][turn][key].as_object()?, kind)
+    }
+
+    const PARALLEL: &str = include_str!("../../tests/fixtures/import/gemini/parallel-by-name.json");
+    const IDS: &str = include_str!("../../tests/fixtures/import/gemini/call-ids.json");
+    const FUNCTION_ROLE: &str =
+        include_str!("../../tests/fixtures/import/gemini/function-role.json");
+    const ERROR: &str = include_str!("../../tests/fixtures/import/gemini/error-result.json");
+    const THOUGHTS: &str =
+        include_str!("../../tests/fixtures/import/gemini/thought-signatures.json");
+    const CODE: &str = include_str!("../../tests/fixtures/import/gemini/code-execution.json");
+    const PYTHON: &str = include_str!("../../tests/fixtures/import/gemini/python-sdk-dump.json");
+    const LOG: &str = include_str!("../../tests/fixtures/import/gemini/vertex-log.jsonl");
+
+    fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
+        let sessions = convert_text(
+            &Gemini,
+            name,
+            text,
+            &ImportOptions::default().session_id("s"),
+        )
+        .expect("converts");
+        assert_eq!(sessions.len(), 1);
+        (
+            counts(&sessions[0]),
+            sessions[0].document.clone(),
+            sessions[0].notes.clone(),
+        )
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn parallel_calls_without_ids_pair_by_name_in_any_order() {
+        let (counts, document, _) = one("a.json", PARALLEL);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 3,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 0,
+                tools: strings(&["get_local_time", "get_weather"]),
+                roles: strings(&["H-User", "A-User", "H-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        // The first prompt keeps the request around the contents.
+        let first = &turns[0]["PRCPrompt"];
+        assert_eq!(
+            first["systemInstruction"]["parts"][0]["text"],
+            "You are a travel assistant. Answer in the user's language."
+        );
+        assert_eq!(
+            first["tools"][0]["functionDeclarations"][1]["name"],
+            "get_local_time"
+        );
+        assert_eq!(first["generationConfig"]["maxOutputTokens"], 1024);
+        assert_eq!(first["contents"].as_array().map(Vec::len), Some(1));
+        let second = turns[1]["PRCPrompt"].as_object().expect("prompt");
+        assert_eq!(second.keys().collect::<Vec<_>>(), ["contents"]);
+        assert_eq!(
+            second["contents"][0]["parts"][0]["functionResponse"]["name"],
+            "get_local_time"
+        );
+        assert_eq!(turns[1]["BKNResponse"]["role"], "model");
+        assert_eq!(
+            turns[1]["BKNResponse"]["parts"][0]["text"],
+            "In Zürich ist es 14:05 Uhr; es ist neblig bei 7 °C. 🌫️"
+        );
+        assert_eq!(document["SessionID"], "s");
+        assert_eq!(turns[2]["Timestamp"]["SimpleTimeData"][0]["FlagsByte"], 0);
+        assert_eq!(
+            text(&document, 0, PayloadKind::Prompt).as_deref(),
+            Some("Wie ist das Wetter in Zürich, und wie spät ist es dort?")
+        );
+        assert_eq!(
+            text(&document, 2, PayloadKind::Answer).as_deref(),
+            Some("Dafür müsste ich noch einmal nachsehen – soll ich?")
+        );
+    }
+
+    #[test]
+    fn calls_with_ids_pair_by_id() {
+        let (counts, document, notes) = one("ids.json", IDS);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 0,
+                tools: strings(&["lookup_order"]),
+                roles: strings(&["H-User", "A-User"]),
+            }
+        );
+        // A bare contents array: the prompt is `{contents}` only.
+        let first = document["Turns"][0]["PRCPrompt"]
+            .as_object()
+            .expect("prompt");
+        assert_eq!(first.keys().collect::<Vec<_>>(), ["contents"]);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn function_role_responses_of_old_samples_are_tool_results() {
+        let (counts, document, _) = one("fn.json", FUNCTION_ROLE);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                errors: 0,
+                tools: strings(&["find_theaters"]),
+                roles: strings(&["H-User", "A-User"]),
+            }
+        );
+        assert_eq!(
+            document["Turns"][1]["PRCPrompt"]["contents"][0]["role"],
+            "function"
+        );
+        assert_eq!(
+            document["Turns"][0]["PRCPrompt"]["tools"][0]["function_declarations"][0]["name"],
+            "find_theaters"
+        );
+    }
+
+    #[test]
+    fn an_error_member_in_a_function_response_is_a_failure() {
+        let (counts, _, notes) = one("err.json", ERROR);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 3,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 1,
+                tools: strings(&["list_files", "open_file"]),
+                roles: strings(&["H-User", "A-User", "A-User"]),
+            }
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("1 content(s) after the last model content")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn thoughts_and_signatures_stay_verbatim_in_the_response() {
+        let (counts, document, notes) = one("thoughts.json", THOUGHTS);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                errors: 0,
+                tools: strings(&["book_table"]),
+                roles: strings(&["H-User", "A-User"]),
+            }
+        );
+        let first = &document["Turns"][0]["BKNResponse"]["parts"];
+        assert_eq!(first[0]["thought"], true);
+        assert_eq!(
+            first[1]["thoughtSignature"],
+            "CiQBVKhc7oXq3mQ0Yl9gYjVhZTI0ZC1mYjNmLTQ2ZTEtOWY0Mi0yYjNkYjFmNWE4OTk="
+        );
+        // The answer's text leaves the thought summary out.
+        assert_eq!(
+            text(&document, 1, PayloadKind::Answer).as_deref(),
+            Some("Done: a table for two at 18:30 at Trattoria Sole, confirmation TS-4471.")
+        );
+        assert!(
+            notes.contains(&"2 thought part(s) and 2 thought signature(s) kept verbatim: model reasoning, not tool calls".to_owned()),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn code_execution_parts_are_kept_and_not_counted_as_calls() {
+        let (counts, document, notes) = one("code.json", CODE);
+        assert_eq!((counts.turns, counts.calls, counts.results), (1, 0, 0));
+        assert_eq!(
+            document["Turns"][0]["BKNResponse"]["parts"][2]["codeExecutionResult"]["output"],
+            "5117\n"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("2 code execution part(s)")),
+            "{notes:?}"
+        );
+    }
+
+    #[test]
+    fn a_python_sdk_dump_with_snake_case_and_nulls() {
+        let (counts, document, _) = one("dump.json", PYTHON);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 2,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                errors: 0,
+                tools: strings(&["translate"]),
+                roles: strings(&["H-User", "A-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        assert_eq!(turns[0]["PRCPrompt"]["model"], "gemini-2.5-flash");
+        assert_eq!(
+            turns[0]["PRCPrompt"]["config"]["system_instruction"]["parts"][0]["text"],
+            "Du bist ein hilfreicher Übersetzer."
+        );
+        assert_eq!(
+            turns[0]["PRCPrompt"]["contents"][0]["parts"][1]["inline_data"]["mime_type"],
+            "image/png"
+        );
+        assert_eq!(
+            turns[0]["PRCPrompt"]["contents"][0]["parts"][1]["text"],
+            Value::Null
+        );
+        assert_eq!(
+            turns[1]["BKNResponse"]["parts"][0]["text"],
+            "Auf dem Schild steht „مرحبا بكم“ – auf Deutsch: „Willkommen“. 👋🏽"
+        );
+        assert_eq!(
+            text(&document, 0, PayloadKind::Prompt).as_deref(),
+            Some("Was steht auf diesem Schild? 🪧")
+        );
+    }
+
+    #[test]
+    fn a_log_cuts_each_request_and_dates_turns_by_create_time() {
+        let (counts, document, _) = one("log.jsonl", LOG);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 3,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                errors: 0,
+                tools: strings(&["population"]),
+                roles: strings(&["H-User", "A-User", "H-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        for (index, turn) in turns.as_array().expect("turns").iter().enumerate() {
+            assert_eq!(
+                turn["PRCPrompt"]["contents"].as_array().map(Vec::len),
+                Some(1),
+                "{index}"
+            );
+            assert_eq!(
+                turn["PRCPrompt"]["systemInstruction"]["parts"][0]["text"],
+                "Antworte knapp."
+            );
+        }
+        assert_eq!(
+            turns[0]["BKNResponse"]["responseId"],
+            "Ne0ZaK6bB9ix2PgPlJ6xgQc"
+        );
+        let time = &turns[0]["Timestamp"]["SimpleTimeData"][0];
+        assert_eq!(
+            (time["FlagsByte"].as_u64(), time["StartTime"].as_i64()),
+            (Some(3), Some(1_746_525_601_123))
+        );
+        // The request's arrival, not the response's: no "a little late" remark.
+        assert!(turns[0]["Timestamp"].get("DescrMetadata").is_none());
+        assert_eq!(
+            turns[2]["Timestamp"]["SimpleTimeData"][0]["StartTime"],
+            1_746_525_631_004_i64
+        );
+        assert_eq!(
+            document["SessionStartTime"]["SimpleTimeData"][0]["StartTime"],
+            1_746_525_601_123_i64
+        );
+    }
+
+    #[test]
+    fn json_lines_of_conversations_give_a_session_per_line() {
+        let text = concat!(
+            r#"[{"role":"user","parts":[{"text":"a"}]},{"role":"model","parts":[{"text":"b"}]}]"#,
+            "\n",
+            r#"{"contents":[{"parts":[{"text":"c"}]},{"role":"model","parts":[{"text":"d"}]}]}"#,
+            "\n"
+        );
+        let sessions = convert_text(
+            &Gemini,
+            "two.jsonl",
+            text,
+            &ImportOptions::default().session_id("s"),
+        )
+        .expect("converts");
+        let ids: Vec<_> = sessions.iter().map(|s| s.session_id.as_str()).collect();
+        assert_eq!(ids, ["s#1", "s#2"]);
+        // A content without a role is the user's.
+        assert_eq!(counts(&sessions[1]).roles, ["H-User"]);
+    }
+
+    #[test]
+    fn auto_recognises_each_shape() {
+        for (name, text) in [
+            ("a.json", PARALLEL),
+            ("b.json", IDS),
+            ("c.json", FUNCTION_ROLE),
+            ("d.json", ERROR),
+            ("e.json", THOUGHTS),
+            ("f.json", CODE),
+            ("g.json", PYTHON),
+            ("h.jsonl", LOG),
+        ] {
+            assert_eq!(detect_text(name, text).expect(name), "gemini", "{name}");
+        }
+    }
+
+    #[test]
+    fn broken_structure_is_refused_with_its_place() {
+        let user = r#"{"role":"user","parts":[{"text":"x"}]}"#;
+        let cases = [
+            (
+                r#"[{"role":"system","parts":[]}]"#.to_owned(),
+                "/contents/0/role",
+                "found \"system\"",
+            ),
+            (
+                r#"[{"role":7,"parts":[]}]"#.to_owned(),
+                "/contents/0/role",
+                "a string `role`",
+            ),
+            (
+                r#"[{"role":"user","parts":{"text":"x"}}]"#.to_owned(),
+                "/contents/0/parts",
+                "`parts` to be an array",
+            ),
+            (r#"["hello"]"#.to_owned(), "/contents/0", "a content object"),
+            (
+                r#"[{"parts":["x"]}]"#.to_owned(),
+                "/contents/0/parts/0",
+                "a part object",
+            ),
+            (
+                format!(
+                    r#"[{user},{{"role":"model","parts":[{{"functionCall":{{"args":{{}}}}}}]}}]"#
+                ),
+                "/contents/1/parts/0/functionCall",
+                "a string `name`",
+            ),
+            (
+                format!(
+                    r#"[{user},{{"role":"model","parts":[{{"function_call":{{"id":null,"args":{{}},"name":null}}}}]}}]"#
+                ),
+                "/contents/1/parts/0/function_call",
+                "a string `name`",
+            ),
+            (
+                r#"[{"role":"user","parts":[{"functionResponse":{"response":{}}}]}]"#.to_owned(),
+                "/contents/0/parts/0/functionResponse",
+                "the function it answers",
+            ),
+            (
+                format!("[{user}]"),
+                "(document)",
+                "at least one model response",
+            ),
+        ];
+        for (contents, place, message) in cases {
+            let text = format!("{{\"contents\":{contents}}}");
+            let error = convert_text(&Gemini, "bad.json", &text, &ImportOptions::default())
+                .expect_err(&text);
+            assert!(error.place.ends_with(place), "{text}: {error}");
+            assert!(error.message.contains(message), "{text}: {error}");
+        }
+        let error = convert_text(
+            &Gemini,
+            "bad.json",
+            r#"{"contents":{"role":"user"}}"#,
+            &ImportOptions::default(),
+        )
+        .expect_err("contents object");
+        assert!(
+            error.place.ends_with("/contents") && error.message.contains("an array"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn broken_log_records_are_refused_with_their_line() {
+        let good = LOG.lines().next().expect("a line");
+        let cases = [
+            (
+                good.replace("2025-05-06T10:00:01.123456Z", "yesterday"),
+                "line 1, /response/createTime",
+                "an RFC 3339 time",
+            ),
+            (
+                good.replace(
+                    r#""content":{"role":"model""#,
+                    r#""content":{"role":"user""#,
+                ),
+                "line 1, /response/candidates/0/content/role",
+                "the role `model`",
+            ),
+            (
+                format!("{good}\n[{{\"parts\":[]}}]"),
+                "line 2, (document)",
+                "records of one kind",
+            ),
+            (
+                r#"{"request":{"contents":[]},"response":[]}"#.to_owned(),
+                "line 1, /response",
+                "a response object",
+            ),
+        ];
+        for (text, place, message) in cases {
+            let error = convert_text(&Gemini, "bad.jsonl", &text, &ImportOptions::default())
+                .expect_err(&text);
+            assert_eq!(error.place, place, "{error}");
+            assert!(error.message.contains(message), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_blocked_prompt_in_a_log_is_a_turn_with_a_note() {
+        let text = r#"{"request":{"contents":[{"role":"user","parts":[{"text":"x"}]}]},"response":{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":3}}}"#;
+        let sessions = convert_text(&Gemini, "blocked.jsonl", text, &ImportOptions::default())
+            .expect("converts");
+        assert_eq!(counts(&sessions[0]).roles, ["H-User"]);
+        assert!(
+            sessions[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("no candidate content")),
+            "{:?}",
+            sessions[0].notes
+        );
+        assert!(
+            sessions[0].notes.iter().any(|n| n.contains("derived")),
+            "{:?}",
+            sessions[0].notes
+        );
+    }
+}

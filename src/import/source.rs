@@ -1,0 +1,410 @@
+//! Reading the files of an import: which syntax a file is in (by its content), which
+//! format (given, or recognised from the first record), and the conversion itself, so
+//! that a file is converted whole or refused whole.
+//!
+//! A file whose first non-blank line is a JSON value by itself is JSON Lines, read line
+//! by line: it is converted twice, once to find errors without keeping anything and once
+//! to give its sessions, so memory stays bounded however long the file. Any other file
+//! is read whole (up to [`MAX_DOCUMENT_BYTES`]) as JSON, YAML or text.
+
+use super::session::SourceFile;
+use super::{Converted, IMPORTERS, ImportError, ImportOptions, Importer, Record, Sessions, Syntax};
+use crate::read::{
+    InputPath, MAX_DOCUMENT_BYTES, ReadError, is_json_value_line, json_lines, parse_json,
+    parse_yaml,
+};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Which importer reads the files.
+#[derive(Clone, Copy)]
+pub enum Choice {
+    /// This one.
+    Format(&'static dyn Importer),
+    /// The one that recognises each file's first record.
+    Auto,
+}
+
+/// What an import reports, file by file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ImportEvent<'a> {
+    /// `--from auto` picked a format for a file.
+    Detected {
+        /// The file.
+        file: &'a str,
+        /// The format's name.
+        format: &'static str,
+    },
+    /// A session was converted.
+    Session {
+        /// The file it comes from.
+        file: &'a str,
+        /// The session.
+        converted: Converted,
+    },
+    /// A file was refused whole: none of its sessions is given.
+    Refused {
+        /// The file.
+        file: &'a str,
+        /// Where and what.
+        error: ImportError,
+    },
+}
+
+/// Totals of an import.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ImportSummary {
+    /// Files read.
+    pub files: usize,
+    /// Sessions converted.
+    pub sessions: usize,
+    /// Files refused.
+    pub refused: usize,
+    /// The sink asked to stop.
+    pub stopped: bool,
+}
+
+/// The files ihigraph takes from directories when importing.
+fn is_import_file(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("json" | "jsonl" | "ndjson" | "yaml" | "yml" | "txt")
+    )
+}
+
+/// Converts the files of `paths` (files, directories, `-`), telling `sink` what happens;
+/// `sink` returns `false` to stop after the current file.
+pub fn import_paths(
+    paths: &[PathBuf],
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+) -> ImportSummary {
+    let mut summary = ImportSummary::default();
+    for path in crate::read::input_paths(paths, is_import_file) {
+        summary.files += 1;
+        let (name, input) = match path {
+            InputPath::File(path) => (path.display().to_string(), Input::open(&path)),
+            InputPath::Stdin => ("<stdin>".to_owned(), Input::stdin()),
+            InputPath::Unreadable(path, error) => (path.display().to_string(), Err(error)),
+        };
+        let mut sessions = Vec::new();
+        let outcome = input
+            .map_err(read_error)
+            .and_then(|input| convert_file(&name, &input, choice, options, sink, &mut sessions));
+        let mut go_on = true;
+        match outcome {
+            Ok(()) => {
+                for converted in sessions {
+                    summary.sessions += 1;
+                    go_on &= sink(ImportEvent::Session {
+                        file: &name,
+                        converted,
+                    });
+                }
+            }
+            Err(error) => {
+                summary.refused += 1;
+                go_on &= sink(ImportEvent::Refused { file: &name, error });
+            }
+        }
+        if !go_on {
+            summary.stopped = true;
+            break;
+        }
+    }
+    summary
+}
+
+/// A file's bytes: a path to open again for the second pass, or what standard input
+/// gave.
+enum Input {
+    Path(PathBuf),
+    Bytes(Arc<[u8]>),
+}
+
+impl Input {
+    fn open(path: &Path) -> Result<Self, ReadError> {
+        File::open(path).map_err(|source| ReadError::Io { source })?;
+        Ok(Self::Path(path.to_owned()))
+    }
+
+    fn stdin() -> Result<Self, ReadError> {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .take(MAX_DOCUMENT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|source| ReadError::Io { source })?;
+        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Err(ReadError::TooLarge {
+                limit: MAX_DOCUMENT_BYTES,
+            });
+        }
+        Ok(Self::Bytes(bytes.into()))
+    }
+
+    fn reader(&self) -> Result<Box<dyn BufRead>, ImportError> {
+        Ok(match self {
+            Self::Path(path) => Box::new(BufReader::with_capacity(
+                1 << 16,
+                File::open(path).map_err(|source| read_error(ReadError::Io { source }))?,
+            )),
+            Self::Bytes(bytes) => Box::new(io::Cursor::new(Arc::clone(bytes))),
+        })
+    }
+}
+
+fn read_error(error: ReadError) -> ImportError {
+    match error {
+        ReadError::Syntax {
+            line,
+            column,
+            message,
+        } => ImportError {
+            place: format!("{line}:{column}"),
+            message,
+        },
+        other => ImportError::file(other.to_string()),
+    }
+}
+
+/// Converts one file into `out`, or says why the file is refused.
+fn convert_file(
+    name: &str,
+    input: &Input,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+    out: &mut Vec<Converted>,
+) -> Result<(), ImportError> {
+    let mut reader = input.reader()?;
+    let mut first = Vec::new();
+    loop {
+        first.clear();
+        let read = (&mut reader)
+            .take(MAX_DOCUMENT_BYTES + 1)
+            .read_until(b'\n', &mut first)
+            .map_err(|source| read_error(ReadError::Io { source }))?;
+        if read == 0 || !first.iter().all(u8::is_ascii_whitespace) {
+            break;
+        }
+    }
+    drop(reader);
+    if is_json_value_line(&first) {
+        convert_lines(name, input, choice, options, sink, out)
+    } else {
+        convert_whole(name, input, choice, options, sink, out)
+    }
+}
+
+/// A JSON Lines file: a first pass finds errors and counts, a second gives sessions.
+fn convert_lines(
+    name: &str,
+    input: &Input,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+    out: &mut Vec<Converted>,
+) -> Result<(), ImportError> {
+    let hasher = Rc::new(RefCell::new(Sha256::new()));
+    let reader = HashingReader {
+        inner: input.reader()?,
+        hasher: Rc::clone(&hasher),
+    };
+    let mut records = records_of(name, Box::new(BufReader::with_capacity(1 << 16, reader)));
+    let first = match records.next() {
+        Some(first) => first?,
+        None => return Err(ImportError::file("the file is empty; expected a history")),
+    };
+    let importer = pick(name, &first, choice, sink)?;
+    // Pass 1: errors, and the digest; nothing is kept.
+    let placeholder = SourceFile {
+        name: name.to_owned(),
+        digest: "0".repeat(64),
+    };
+    let sessions_found;
+    {
+        let mut rest = std::iter::once(Ok(first)).chain(records.by_ref());
+        let mut discard = |_: Converted| {};
+        let mut dry = Sessions::new(importer, &placeholder, options, true, &mut discard);
+        importer.convert(&mut rest, &mut dry)?;
+        sessions_found = dry.count();
+        // What the importer left unread still counts: a broken line refuses the file,
+        // and the digest covers every byte.
+        for record in rest {
+            record?;
+        }
+    }
+    drop(records);
+    let digest = hex(&hasher.replace(Sha256::new()).finalize());
+    let file = SourceFile {
+        name: name.to_owned(),
+        digest,
+    };
+    // Pass 2: the sessions.
+    let mut records = records_of(name, input.reader()?);
+    let mut emit = |converted: Converted| out.push(converted);
+    let mut sessions =
+        Sessions::new(importer, &file, options, false, &mut emit).sole(sessions_found == 1);
+    importer.convert(&mut records, &mut sessions)
+}
+
+/// A file read whole: JSON, YAML or text, as one record.
+fn convert_whole(
+    name: &str,
+    input: &Input,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+    out: &mut Vec<Converted>,
+) -> Result<(), ImportError> {
+    let mut bytes = Vec::new();
+    input
+        .reader()?
+        .take(MAX_DOCUMENT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| read_error(ReadError::Io { source }))?;
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(read_error(ReadError::TooLarge {
+            limit: MAX_DOCUMENT_BYTES,
+        }));
+    }
+    let file = SourceFile {
+        name: name.to_owned(),
+        digest: hex(&Sha256::digest(&bytes)),
+    };
+    let syntax = match choice {
+        Choice::Format(importer) => importer.syntax(),
+        Choice::Auto => Syntax::Text,
+    };
+    let record = Record {
+        value: whole_value(&bytes, syntax)?,
+        line: None,
+    };
+    let importer = pick(name, &record, choice, sink)?;
+    let mut emit = |converted: Converted| out.push(converted);
+    let mut sessions = Sessions::new(importer, &file, options, false, &mut emit);
+    importer.convert(&mut std::iter::once(Ok(record)), &mut sessions)
+}
+
+/// The value of a whole file: JSON when it starts as JSON does; else YAML or text where
+/// the format allows (with `Text`, YAML is tried unless the text is a Harmony rendering).
+fn whole_value(bytes: &[u8], syntax: Syntax) -> Result<Value, ImportError> {
+    let starts_as_json = bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| matches!(b, b'{' | b'['));
+    if starts_as_json || syntax == Syntax::Json {
+        return parse_json(bytes).map_err(read_error);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|error| ImportError {
+        place: format!("byte {}", error.valid_up_to()),
+        message: "invalid UTF-8; the input must be UTF-8 text".to_owned(),
+    })?;
+    if text.trim().is_empty() {
+        return Err(ImportError::file("the file is empty; expected a history"));
+    }
+    if syntax == Syntax::Yaml {
+        return parse_yaml(text).map_err(read_error);
+    }
+    // Text: a Harmony rendering as it is; anything else as YAML if it is YAML (for
+    // `--from auto`), else as text.
+    if text.contains("<|start|>") {
+        return Ok(Value::String(text.to_owned()));
+    }
+    Ok(parse_yaml(text).unwrap_or_else(|_| Value::String(text.to_owned())))
+}
+
+/// The importer for a file: the one chosen, or the one that recognises its first
+/// record.
+fn pick(
+    name: &str,
+    first: &Record,
+    choice: Choice,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+) -> Result<&'static dyn Importer, ImportError> {
+    match choice {
+        Choice::Format(importer) => Ok(importer),
+        Choice::Auto => {
+            let found: Vec<&'static dyn Importer> = IMPORTERS
+                .iter()
+                .copied()
+                .filter(|importer| importer.detect(first))
+                .collect();
+            match found.as_slice() {
+                [importer] => {
+                    sink(ImportEvent::Detected {
+                        file: name,
+                        format: importer.name(),
+                    });
+                    Ok(*importer)
+                }
+                [] => Err(ImportError::file(
+                    "cannot tell the format from the content: no importer recognises it; name one with --from",
+                )),
+                several => Err(ImportError::file(format!(
+                    "cannot tell the format from the content: it could be {}; name one with --from",
+                    several
+                        .iter()
+                        .map(|i| i.name())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ))),
+            }
+        }
+    }
+}
+
+/// The JSON Lines records of a reader.
+fn records_of(
+    name: &str,
+    reader: Box<dyn BufRead>,
+) -> impl Iterator<Item = Result<Record, ImportError>> {
+    json_lines(name.to_owned(), reader, MAX_DOCUMENT_BYTES).map(|document| {
+        let line = document.origin.line;
+        match document.value {
+            Ok(value) => Ok(Record { value, line }),
+            Err(ReadError::Syntax {
+                column, message, ..
+            }) => Err(ImportError {
+                place: format!("line {}, column {column}", line.unwrap_or(0)),
+                message,
+            }),
+            Err(other) => Err(ImportError {
+                place: format!("line {}", line.unwrap_or(0)),
+                message: other.to_string(),
+            }),
+        }
+    })
+}
+
+/// A reader that hashes what passes through it.
+struct HashingReader {
+    inner: Box<dyn BufRead>,
+    hasher: Rc<RefCell<Sha256>>,
+}
+
+impl Read for HashingReader {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.hasher.borrow_mut().update(&buffer[..read]);
+        Ok(read)
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(64), |mut text, byte| {
+            let _ = write!(text, "{byte:02x}");
+            text
+        })
+}

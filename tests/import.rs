@@ -1,0 +1,299 @@
+//! Importers through the command line: every fixture of `tests/fixtures/import/FORMAT/`
+//! converts to documents that validate, ingests, and exports back as converted; `--from
+//! auto` recognises each one; files named `broken-*` are refused whole, with their place,
+//! while the other files of the same run are stored.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+mod common;
+
+use assert_cmd::Command;
+use common::{fixture_path, ihigraph};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Every importer fixture: (format, path), good ones and broken ones.
+fn fixtures() -> Vec<(String, PathBuf)> {
+    let root = fixture_path("import");
+    let mut all = Vec::new();
+    for format in std::fs::read_dir(&root).unwrap() {
+        let format = format.unwrap().path();
+        let name = format.file_name().unwrap().to_string_lossy().into_owned();
+        for file in std::fs::read_dir(&format).unwrap() {
+            all.push((name.clone(), file.unwrap().path()));
+        }
+    }
+    all.sort();
+    assert!(all.len() >= 40, "fixtures missing: {}", all.len());
+    all
+}
+
+fn is_broken(path: &Path) -> bool {
+    path.file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with("broken-")
+}
+
+fn bin() -> Command {
+    let mut command = Command::cargo_bin("ihigraph").unwrap();
+    command.env_remove("IHIGRAPH_STORE");
+    command
+}
+
+/// The documents `convert` writes: one indented document or JSON Lines.
+fn converted(format: &str, path: &Path) -> Vec<Value> {
+    let output = bin()
+        .args(["convert", "--from", format, "--session-id", "fixture"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    if text.starts_with("{\n") {
+        vec![serde_json::from_str(&text).unwrap()]
+    } else {
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+#[test]
+fn every_fixture_converts_validates_ingests_and_exports_back() {
+    for (format, path) in fixtures().into_iter().filter(|(_, p)| !is_broken(p)) {
+        let documents = converted(&format, &path);
+        assert!(!documents.is_empty(), "{}", path.display());
+        let store = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let jsonl = dir.path().join("converted.jsonl");
+        let lines: Vec<String> = documents.iter().map(Value::to_string).collect();
+        std::fs::write(&jsonl, lines.join("\n")).unwrap();
+        // Every converted document passes the checks on its own.
+        bin().arg("validate").arg(&jsonl).assert().success();
+        ihigraph(store.path())
+            .args(["ingest", "--from", &format, "--session-id", "fixture"])
+            .arg(&path)
+            .assert()
+            .success();
+        let export = ihigraph(store.path())
+            .args(["export", "--format", "pgm-ihi"])
+            .output()
+            .unwrap();
+        assert!(export.status.success());
+        let mut exported: Vec<Value> = String::from_utf8(export.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut expected = documents.clone();
+        let id = |d: &Value| d["SessionID"].as_str().unwrap().to_owned();
+        exported.sort_by_key(id);
+        expected.sort_by_key(id);
+        assert_eq!(exported, expected, "{}", path.display());
+    }
+}
+
+#[test]
+fn auto_recognises_every_fixture_and_says_so() {
+    for (format, path) in fixtures().into_iter().filter(|(_, p)| !is_broken(p)) {
+        let output = bin()
+            .args(["convert", "--from", "auto", "--session-id", "x"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{}: {stderr}", path.display());
+        assert!(
+            stderr.contains(&format!("read as {format} (recognised from its content)")),
+            "{}: {stderr}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn a_broken_file_is_refused_whole_and_the_others_are_stored() {
+    let broken: Vec<(String, PathBuf)> = fixtures()
+        .into_iter()
+        .filter(|(_, p)| is_broken(p))
+        .collect();
+    assert!(!broken.is_empty());
+    for (format, path) in broken {
+        let store = tempfile::tempdir().unwrap();
+        let good = fixtures()
+            .into_iter()
+            .find(|(f, p)| *f == format && !is_broken(p))
+            .unwrap()
+            .1;
+        let output = ihigraph(store.path())
+            .args(["ingest", "--from", &format, "--session-id", "s"])
+            .arg(&path)
+            .arg(&good)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", path.display());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let name = path.display().to_string();
+        assert!(
+            stdout.contains(&format!("{name}: ")) && stdout.contains("error[format]"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("refused 1 document"), "{stdout}");
+        let sessions = ihigraph(store.path())
+            .args(["sessions", "--format", "csv"])
+            .output()
+            .unwrap();
+        let listed = String::from_utf8_lossy(&sessions.stdout).lines().count() - 1;
+        assert_eq!(
+            listed,
+            converted(&format, &good).len(),
+            "{}",
+            good.display()
+        );
+    }
+}
+
+#[test]
+fn convert_writes_its_output_file_only_when_something_converts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"[{"role":"robot","content":"beep"}]"#).unwrap();
+    let output = bin()
+        .args(["convert", "--from", "openai-chat", "-o"])
+        .arg(&out)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("bad.json: line 1, /0/role: error[format]: expected a role one of system"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no partial file is left"
+    );
+    let good = fixture_path("import/openai-chat/legacy-function-call.json");
+    bin()
+        .args(["convert", "--from", "openai-chat", "-o"])
+        .arg(&out)
+        .arg(&good)
+        .assert()
+        .success();
+    let document: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(document["TurnCount"], 2);
+    assert_eq!(
+        document["DataXMData"]["Source"][0]["ImplementerAIMID"],
+        "ihigraph-import/openai-chat"
+    );
+    assert!(
+        document["DataXMData"]["DescrMetadata"]
+            .as_str()
+            .unwrap()
+            .contains("legacy-function-call.json")
+    );
+}
+
+#[test]
+fn several_sessions_are_json_lines_with_numbered_ids() {
+    let documents = converted(
+        "openai-finetune",
+        &fixture_path("import/openai-finetune/drone.jsonl"),
+    );
+    let ids: Vec<&str> = documents
+        .iter()
+        .map(|d| d["SessionID"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["fixture#1", "fixture#2", "fixture#4"]);
+}
+
+#[test]
+fn options_fill_what_files_lack_and_bad_options_are_usage_errors() {
+    let path = fixture_path("import/openai-chat/legacy-function-call.json");
+    let output = bin()
+        .args([
+            "convert",
+            "--from",
+            "openai-chat",
+            "--start-time",
+            "2026-03-14T08:00:00+01:00",
+            "--instance-id",
+            "m-1",
+            "--environment-id",
+            "u-1",
+        ])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["MInstanceID"], "m-1");
+    assert_eq!(document["UEnvironmentID"], "u-1");
+    let start = &document["SessionStartTime"]["SimpleTimeData"][0];
+    assert_eq!(
+        (start["FlagsByte"].as_u64(), start["StartTime"].as_i64()),
+        (Some(3), Some(1_773_471_600_000))
+    );
+    // Turns without times stay relative: no wall-clock time is invented.
+    assert_eq!(
+        document["Turns"][1]["Timestamp"]["SimpleTimeData"][0]["FlagsByte"],
+        0
+    );
+    for (flag, value) in [
+        ("--start-time", "yesterday"),
+        ("--timezone", "Mars/Olympus"),
+    ] {
+        let output = bin()
+            .args(["convert", "--from", "openai-chat", flag, value])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains(flag));
+    }
+    let store = tempfile::tempdir().unwrap();
+    ihigraph(store.path())
+        .args(["ingest", "--session-id", "x"])
+        .arg(&path)
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn auto_refuses_what_it_cannot_tell() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "just some notes\n").unwrap();
+    let output = bin()
+        .args(["convert", "--from", "auto"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot tell the format"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn standard_input_converts_too() {
+    let text = std::fs::read(fixture_path("import/openai-finetune/drone.jsonl")).unwrap();
+    let output = bin()
+        .args(["convert", "--from", "openai-finetune", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3);
+}

@@ -1,0 +1,252 @@
+//! Properties of the importers: any conversation an agent could write in the OpenAI Chat
+//! shape (any text, any ids, calls answered or not) converts to documents that pass the
+//! checks, with one turn per assistant message; and convert -> ingest -> export gives the
+//! converted document back.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use ihigraph::check::Severity;
+use ihigraph::import::{Choice, ImportEvent, ImportOptions, import_paths, importer};
+use ihigraph::{CheckOptions, HistoryStore, Ingest, check_document};
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// One step of a conversation: a user message, or an assistant message with calls whose
+/// results (some of them) follow.
+#[derive(Debug, Clone)]
+enum Step {
+    User(String),
+    Assistant {
+        text: Option<String>,
+        calls: Vec<(String, String, String)>,
+        answered: usize,
+    },
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        any::<String>().prop_map(Step::User),
+        (
+            proptest::option::of(any::<String>()),
+            prop::collection::vec((any::<String>(), "[a-z_]{1,12}", any::<String>()), 0..3),
+            0usize..3,
+        )
+            .prop_map(|(text, calls, answered)| Step::Assistant {
+                text,
+                calls,
+                answered,
+            }),
+    ]
+}
+
+fn messages(steps: &[Step]) -> Value {
+    let mut messages = vec![json!({"role": "system", "content": "You are a test."})];
+    for step in steps {
+        match step {
+            Step::User(text) => messages.push(json!({"role": "user", "content": text})),
+            Step::Assistant {
+                text,
+                calls,
+                answered,
+            } => {
+                let tool_calls: Vec<Value> = calls
+                    .iter()
+                    .map(|(id, name, arguments)| {
+                        json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+                    })
+                    .collect();
+                let mut message = json!({"role": "assistant", "content": text});
+                if !tool_calls.is_empty() {
+                    message["tool_calls"] = Value::Array(tool_calls);
+                }
+                messages.push(message);
+                for (id, _, arguments) in calls.iter().take(*answered) {
+                    messages
+                        .push(json!({"role": "tool", "tool_call_id": id, "content": arguments}));
+                }
+            }
+        }
+    }
+    Value::Array(messages)
+}
+
+fn convert(path: &Path) -> Vec<Value> {
+    let chat = importer("openai-chat").unwrap();
+    let mut documents = Vec::new();
+    import_paths(
+        &[path.to_owned()],
+        Choice::Format(chat),
+        &ImportOptions::default().session_id("p"),
+        &mut |event| {
+            match event {
+                ImportEvent::Session { converted, .. } => documents.push(converted.document),
+                ImportEvent::Refused { error, .. } => panic!("refused: {error}"),
+                _ => {}
+            }
+            true
+        },
+    );
+    documents
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_chat_converts_validates_and_comes_back(steps in prop::collection::vec(step(), 1..8)) {
+        let assistants = steps.iter().filter(|s| matches!(s, Step::Assistant { .. })).count();
+        prop_assume!(assistants > 0);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chat.json");
+        std::fs::write(&path, messages(&steps).to_string()).unwrap();
+        let documents = convert(&path);
+        prop_assert_eq!(documents.len(), 1);
+        let document = &documents[0];
+        prop_assert_eq!(document["TurnCount"].as_u64(), Some(assistants as u64));
+        let checked = check_document(document, CheckOptions::default());
+        prop_assert!(checked.problems.iter().all(|p| p.severity != Severity::Error), "{:?}", checked.problems);
+
+        let store = HistoryStore::in_memory(&Default::default()).unwrap();
+        let summary = Ingest::new(&store)
+            .run_import(&[path], Choice::Format(importer("openai-chat").unwrap()), &ImportOptions::default().session_id("p"), |_| {})
+            .unwrap();
+        prop_assert_eq!(summary.sessions, 1);
+        let back = serde_json::to_value(store.history("p").unwrap()).unwrap();
+        prop_assert_eq!(&back, document);
+    }
+}
+
+/// JSON built from the members and values history formats use, so that random values
+/// reach deep into every importer instead of failing at the first member.
+fn history_like() -> impl Strategy<Value = Value> {
+    let key = prop::sample::select(vec![
+        "role",
+        "content",
+        "messages",
+        "type",
+        "parts",
+        "tool_calls",
+        "id",
+        "name",
+        "arguments",
+        "args",
+        "input",
+        "output",
+        "call_id",
+        "tool_call_id",
+        "tool_use_id",
+        "text",
+        "data",
+        "kwargs",
+        "lc",
+        "contents",
+        "candidates",
+        "functionCall",
+        "functionResponse",
+        "response",
+        "request",
+        "choices",
+        "message",
+        "timestamp",
+        "sessionId",
+        "uuid",
+        "parentUuid",
+        "payload",
+        "tracker",
+        "history",
+        "code",
+        "return_value",
+        "index",
+        "metadata",
+        "interactionId",
+        "isFinal",
+        "toolCalls",
+        "created_at",
+        "created",
+        "recipient",
+        "channel",
+        "system",
+        "is_error",
+        "status",
+        "createdAt",
+        "user",
+        "assistant",
+    ]);
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        prop::sample::select(vec![
+            "user",
+            "assistant",
+            "system",
+            "tool",
+            "function",
+            "model",
+            "human",
+            "ai",
+            "message",
+            "function_call",
+            "function_call_output",
+            "tool_use",
+            "tool_result",
+            "text",
+            "response_item",
+            "session_meta",
+            "event_msg",
+            "tool_response",
+            "USER",
+            "2026-03-14T08:00:00Z",
+            "2025-02-05T14:03:15",
+            "functions.f",
+            "commentary",
+            "<|start|>user<|message|>hi<|end|>",
+            "<|start|>assistant<|channel|>final<|message|>x<|return|>",
+        ])
+        .prop_map(|s| Value::String(s.to_owned())),
+        any::<String>().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(5, 64, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..6).prop_map(|members| {
+                Value::Object(
+                    members
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// No input panics an importer: each file is refused with a place, or converts to
+    /// documents that pass the checks (`Sessions::add` checks every one).
+    #[test]
+    fn no_input_panics_any_importer(value in history_like(), lines in any::<bool>()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input.json");
+        let text = match (&value, lines) {
+            (Value::Array(items), true) => items.iter().map(Value::to_string).collect::<Vec<_>>().join("\n"),
+            _ => value.to_string(),
+        };
+        std::fs::write(&path, text).unwrap();
+        let choices = ihigraph::import::IMPORTERS
+            .iter()
+            .map(|importer| Choice::Format(*importer))
+            .chain([Choice::Auto]);
+        for choice in choices {
+            import_paths(&[path.clone()], choice, &ImportOptions::default(), &mut |event| {
+                if let ImportEvent::Session { converted, .. } = event {
+                    let checked = check_document(&converted.document, CheckOptions::default());
+                    assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
+                }
+                true
+            });
+        }
+    }
+}

@@ -250,3 +250,129 @@ proptest! {
         }
     }
 }
+
+/// A fixture's records: the whole file as one value, or one value per JSON Lines line;
+/// text files (Harmony, YAML) as one string.
+fn fixture_records(path: &Path) -> (bool, Vec<Value>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    if path.extension().is_some_and(|e| e == "jsonl") {
+        let lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        return (true, lines);
+    }
+    match serde_json::from_str(&text) {
+        Ok(value) => (false, vec![value]),
+        Err(_) => (false, vec![Value::String(text)]),
+    }
+}
+
+/// Every JSON Pointer of a value.
+fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(members) => {
+            for (key, child) in members {
+                let escaped = key.replace('~', "~0").replace('/', "~1");
+                pointers(child, format!("{at}/{escaped}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                pointers(child, format!("{at}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// Replaces the node at the `pick`th pointer with `replacement`, or cuts a string.
+fn mutate(value: &mut Value, pick: usize, replacement: &Value) {
+    let mut all = Vec::new();
+    pointers(value, String::new(), &mut all);
+    let pointer = &all[pick % all.len()];
+    if let Some(node) = value.pointer_mut(pointer) {
+        *node = match (&*node, replacement) {
+            (Value::String(text), Value::Bool(true)) => {
+                let cut = text
+                    .char_indices()
+                    .nth(text.chars().count() / 2)
+                    .map_or(0, |(i, _)| i);
+                Value::String(text[..cut].to_owned())
+            }
+            _ => replacement.clone(),
+        };
+    }
+}
+
+fn good_fixtures() -> Vec<(String, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
+    let mut all = Vec::new();
+    for format in std::fs::read_dir(root).unwrap() {
+        let format = format.unwrap().path();
+        let name = format.file_name().unwrap().to_string_lossy().into_owned();
+        for file in std::fs::read_dir(&format).unwrap() {
+            let file = file.unwrap().path();
+            if !file
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("broken-")
+            {
+                all.push((name.clone(), file));
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Every fixture with a few of its nodes replaced (by null, other types, a cut
+    /// string, an empty array or object) is refused or converted by its importer and by
+    /// `auto`, never a panic, and what converts passes the checks.
+    #[test]
+    fn broken_fixtures_never_panic(
+        fixture in any::<prop::sample::Index>(),
+        changes in prop::collection::vec((any::<usize>(), prop_oneof![
+            Just(Value::Null),
+            Just(Value::Bool(true)),
+            Just(json!(-1)),
+            Just(json!("")),
+            Just(json!([])),
+            Just(json!({})),
+            Just(json!([{}])),
+            Just(json!("<|start|>")),
+            any::<String>().prop_map(Value::String),
+        ]), 1..4),
+    ) {
+        let fixtures = good_fixtures();
+        let (format, path) = &fixtures[fixture.index(fixtures.len())];
+        let (lines, mut records) = fixture_records(path);
+        for (pick, replacement) in &changes {
+            let count = records.len();
+            mutate(&mut records[pick % count], pick / count, replacement);
+        }
+        let text = match (lines, &records[..]) {
+            (false, [Value::String(text)]) => text.clone(),
+            (false, [value]) => value.to_string(),
+            _ => records.iter().map(Value::to_string).collect::<Vec<_>>().join("\n"),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join(path.file_name().unwrap());
+        std::fs::write(&input, text).unwrap();
+        for choice in [Choice::Format(importer(format).unwrap()), Choice::Auto] {
+            import_paths(&[input.clone()], choice, &ImportOptions::default(), &mut |event| {
+                if let ImportEvent::Session { converted, .. } = event {
+                    let checked = check_document(&converted.document, CheckOptions::default());
+                    assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
+                }
+                true
+            });
+        }
+    }
+}

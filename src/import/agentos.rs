@@ -17,6 +17,7 @@
 //! the turn's `UserEntityState`, `metadata.executionPolicy` and `metadata.promptProfile`
 //! its `AUCInstruction`. Streamed `GMIOutputChunk`s are not read.
 
+use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
@@ -167,11 +168,7 @@ fn context(record: &Record) -> Result<SessionDraft, ImportError> {
         let (role, time) = checked_message(record, message, &pointer)?;
         gathered.add(role, message, time);
     }
-    let rest: JsonObject = object
-        .iter()
-        .filter(|(key, _)| *key != "messages")
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
+    let rest: JsonObject = other_members(object, "messages");
     let mut draft = gathered.finish(rest);
     draft.session_id = Some(session_id.to_owned());
     draft.start = object.get("createdAt").and_then(epoch_millis);

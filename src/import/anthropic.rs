@@ -19,6 +19,7 @@
 //! results that answer them belong to it too. One API response is one turn, whatever
 //! number of lines it was written as.
 
+use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
 use super::turns::{Exchange, Splitter};
@@ -368,11 +369,7 @@ fn conversation_of(record: &Record) -> Result<SessionDraft, ImportError> {
             "`system` to be a string or an array of text blocks",
         ));
     }
-    let rest = object
-        .iter()
-        .filter(|(key, _)| *key != "messages")
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
+    let rest = other_members(object, "messages");
     conversation(record, messages, "/messages", rest)
 }
 

@@ -1,5 +1,8 @@
 //! Why a file is not in the format it is read as.
 
+/// The place of [`ImportError::stopped`].
+const STOPPED: &str = "(stopped)";
+
 /// Why a file is not in the format its importer reads: where, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{place}: {message}")]
@@ -26,6 +29,20 @@ impl ImportError {
             place,
             message: format!("expected {}", expected.into()),
         }
+    }
+
+    /// Not an error of the input: the caller asked to stop, and the file's conversion
+    /// ends here.
+    pub fn stopped() -> Self {
+        Self {
+            place: STOPPED.to_owned(),
+            message: "stopped by the caller".to_owned(),
+        }
+    }
+
+    /// Whether this is [`ImportError::stopped`].
+    pub fn is_stopped(&self) -> bool {
+        self.place == STOPPED
     }
 
     /// An error about the file as a whole.

@@ -24,6 +24,7 @@
 //! flag. The only time is the date of `Current date:` in the system message: it is not
 //! turned into times, a note gives it.
 
+use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::turns::{Exchange, Splitter};
 use super::{ImportError, Importer, Record, Sessions, Syntax};
@@ -85,11 +86,7 @@ impl Importer for Harmony {
                         .get("messages")
                         .and_then(Value::as_array)
                         .ok_or_else(|| record.error("/messages", "a `messages` array"))?;
-                    let rest = object
-                        .iter()
-                        .filter(|(key, _)| *key != "messages")
-                        .map(|(key, value)| (key.clone(), value.clone()))
-                        .collect();
+                    let rest = other_members(object, "messages");
                     (json_messages(&record, messages, "/messages")?, rest)
                 }
                 _ => {

@@ -10,6 +10,7 @@
 //! A message array or a request body without a log around it is one session per file, or
 //! one per line in JSON Lines.
 
+use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::Stamp;
 use super::turns::{Exchange, Splitter};
@@ -165,11 +166,7 @@ fn messages_of(record: &Record) -> Result<(&[Value], JsonObject), ImportError> {
                 .ok_or_else(|| record.error("/messages", "a `messages` array"))?
                 .as_array()
                 .ok_or_else(|| record.error("/messages", "`messages` to be an array"))?;
-            let rest = object
-                .iter()
-                .filter(|(key, _)| *key != "messages")
-                .map(|(key, value)| (key.clone(), value.clone()))
-                .collect();
+            let rest = other_members(object, "messages");
             Ok((messages, rest))
         }
         _ => Err(record.error(

@@ -5,6 +5,7 @@
 //! assistant call without a result is the training target, not an error.
 
 use super::openai_chat::{conversation, is_chat_messages};
+use super::session::other_members;
 use super::{ImportError, Importer, Record, Sessions};
 use serde_json::Value;
 
@@ -49,11 +50,7 @@ impl Importer for OpenAiFinetune {
                 .get("messages")
                 .and_then(Value::as_array)
                 .ok_or_else(|| record.error("/messages", "a `messages` array"))?;
-            let rest = object
-                .iter()
-                .filter(|(key, _)| *key != "messages")
-                .map(|(key, value)| (key.clone(), value.clone()))
-                .collect();
+            let rest = other_members(object, "messages");
             let mut draft = conversation(&record, messages, "/messages", &rest)?;
             // Each line is a session: ids and pairing never cross lines.
             draft.line = Some(record.line.unwrap_or(1));

@@ -70,12 +70,10 @@ pub struct Sessions<'a> {
     importer: &'a dyn Importer,
     file: &'a SourceFile,
     options: &'a ImportOptions,
-    /// Only count: the first pass over a JSON Lines file looks for errors.
-    dry: bool,
     count: usize,
     /// The file holds one session: its id needs no `#<line>`.
     sole: bool,
-    emit: &'a mut dyn FnMut(Converted),
+    emit: &'a mut dyn FnMut(Converted) -> bool,
 }
 
 impl<'a> Sessions<'a> {
@@ -83,14 +81,12 @@ impl<'a> Sessions<'a> {
         importer: &'a dyn Importer,
         file: &'a SourceFile,
         options: &'a ImportOptions,
-        dry: bool,
-        emit: &'a mut dyn FnMut(Converted),
+        emit: &'a mut dyn FnMut(Converted) -> bool,
     ) -> Self {
         Self {
             importer,
             file,
             options,
-            dry,
             count: 0,
             sole: false,
             emit,
@@ -116,8 +112,9 @@ impl<'a> Sessions<'a> {
     ///
     /// # Errors
     ///
-    /// When the session has no turn; and, as a bug to report, when the document built
-    /// does not pass ihigraph's checks.
+    /// When the session has no turn; as a bug to report, when the document built does not
+    /// pass ihigraph's checks; and [`ImportError::stopped`] when the caller asked to stop
+    /// (an importer passes every error on with `?`).
     pub fn add(&mut self, mut draft: SessionDraft) -> Result<(), ImportError> {
         if draft.turns.is_empty() {
             return Err(ImportError::at(
@@ -127,9 +124,6 @@ impl<'a> Sessions<'a> {
             ));
         }
         self.count += 1;
-        if self.dry {
-            return Ok(());
-        }
         let mut notes = std::mem::take(&mut draft.notes);
         let session_id = self.session_id(&draft, &mut notes);
         let document = self.document(&draft, &session_id);
@@ -151,14 +145,18 @@ impl<'a> Sessions<'a> {
                 ),
             ));
         }
-        (self.emit)(Converted {
+        let go_on = (self.emit)(Converted {
             document,
             session_id,
             line: draft.line,
             turns: draft.turns.len(),
             notes,
         });
-        Ok(())
+        if go_on {
+            Ok(())
+        } else {
+            Err(ImportError::stopped())
+        }
     }
 
     fn session_id(&self, draft: &SessionDraft, notes: &mut Vec<String>) -> String {
@@ -270,6 +268,16 @@ impl<'a> Sessions<'a> {
         }
         value
     }
+}
+
+/// The members of `object` other than `key` (a request's members besides its
+/// messages), to keep beside the converted messages.
+pub fn other_members(object: &JsonObject, key: &str) -> JsonObject {
+    object
+        .iter()
+        .filter(|(name, _)| *name != key)
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect()
 }
 
 /// At most `chars` characters of `text`, with an ellipsis when cut.

@@ -80,7 +80,7 @@ fn is_import_file(path: &Path) -> bool {
 }
 
 /// Converts the files of `paths` (files, directories, `-`), telling `sink` what happens;
-/// `sink` returns `false` to stop after the current file.
+/// `sink` returns `false` to stop (after the current session).
 pub fn import_paths(
     paths: &[PathBuf],
     choice: Choice,
@@ -95,32 +95,175 @@ pub fn import_paths(
             InputPath::Stdin => ("<stdin>".to_owned(), Input::stdin()),
             InputPath::Unreadable(path, error) => (path.display().to_string(), Err(error)),
         };
-        let mut sessions = Vec::new();
+        let mut file = FileRun {
+            name: &name,
+            sink: &mut *sink,
+            sessions: 0,
+            stopped: false,
+        };
         let outcome = input
             .map_err(read_error)
-            .and_then(|input| convert_file(&name, &input, choice, options, sink, &mut sessions));
-        let mut go_on = true;
-        match outcome {
-            Ok(()) => {
-                for converted in sessions {
-                    summary.sessions += 1;
-                    go_on &= sink(ImportEvent::Session {
-                        file: &name,
-                        converted,
-                    });
-                }
-            }
-            Err(error) => {
-                summary.refused += 1;
-                go_on &= sink(ImportEvent::Refused { file: &name, error });
-            }
+            .and_then(|input| file.convert(&input, choice, options));
+        let (sessions, mut stopped) = (file.sessions, file.stopped);
+        summary.sessions += sessions;
+        if let Err(error) = outcome
+            && !stopped
+        {
+            summary.refused += 1;
+            stopped = !sink(ImportEvent::Refused { file: &name, error });
         }
-        if !go_on {
+        if stopped {
             summary.stopped = true;
             break;
         }
     }
     summary
+}
+
+/// One file being converted, and where its sessions go.
+struct FileRun<'a> {
+    name: &'a str,
+    sink: &'a mut dyn FnMut(ImportEvent<'_>) -> bool,
+    sessions: usize,
+    stopped: bool,
+}
+
+impl FileRun<'_> {
+    /// Gives one session to the sink; `false` when it asks to stop.
+    fn give(&mut self, converted: Converted) -> bool {
+        self.sessions += 1;
+        let go_on = (self.sink)(ImportEvent::Session {
+            file: self.name,
+            converted,
+        });
+        self.stopped |= !go_on;
+        go_on
+    }
+
+    /// Converts the file by its syntax, or says why it is refused.
+    fn convert(
+        &mut self,
+        input: &Input,
+        choice: Choice,
+        options: &ImportOptions,
+    ) -> Result<(), ImportError> {
+        let mut reader = input.reader()?;
+        let mut first = Vec::new();
+        loop {
+            first.clear();
+            let read = (&mut reader)
+                .take(MAX_DOCUMENT_BYTES + 1)
+                .read_until(b'\n', &mut first)
+                .map_err(|source| read_error(ReadError::Io { source }))?;
+            if read == 0 || !first.iter().all(u8::is_ascii_whitespace) {
+                break;
+            }
+        }
+        drop(reader);
+        if is_json_value_line(&first) {
+            self.convert_lines(input, choice, options)
+        } else {
+            self.convert_whole(input, choice, options)
+        }
+    }
+
+    /// A JSON Lines file, read twice: the first pass converts and checks every session
+    /// and keeps none, so that an error anywhere refuses the file before any of it is
+    /// given; the second gives the sessions as they come, so memory stays bounded.
+    fn convert_lines(
+        &mut self,
+        input: &Input,
+        choice: Choice,
+        options: &ImportOptions,
+    ) -> Result<(), ImportError> {
+        let hasher = Rc::new(RefCell::new(Sha256::new()));
+        let reader = HashingReader {
+            inner: input.reader()?,
+            hasher: Rc::clone(&hasher),
+        };
+        let mut records = records_of(
+            self.name,
+            Box::new(BufReader::with_capacity(1 << 16, reader)),
+        );
+        let first = match records.next() {
+            Some(first) => first?,
+            None => return Err(ImportError::file("the file is empty; expected a history")),
+        };
+        let importer = pick(self.name, &first, choice, self.sink)?;
+        let placeholder = SourceFile {
+            name: self.name.to_owned(),
+            digest: "0".repeat(64),
+        };
+        let found = {
+            let mut rest = std::iter::once(Ok(first)).chain(records.by_ref());
+            let mut discard = |_: Converted| true;
+            let mut check = Sessions::new(importer, &placeholder, options, &mut discard);
+            importer.convert(&mut rest, &mut check)?;
+            // What the importer left unread still counts: a broken line refuses the file,
+            // and the digest covers every byte.
+            for record in rest {
+                record?;
+            }
+            check.count()
+        };
+        drop(records);
+        let file = SourceFile {
+            name: self.name.to_owned(),
+            digest: hex(&hasher.replace(Sha256::new()).finalize()),
+        };
+        let mut records = records_of(self.name, input.reader()?);
+        let mut give = |converted: Converted| self.give(converted);
+        let mut sessions = Sessions::new(importer, &file, options, &mut give).sole(found == 1);
+        importer.convert(&mut records, &mut sessions)
+    }
+
+    /// A file read whole: JSON, YAML or text, as one record; its sessions are given once
+    /// all converted.
+    fn convert_whole(
+        &mut self,
+        input: &Input,
+        choice: Choice,
+        options: &ImportOptions,
+    ) -> Result<(), ImportError> {
+        let mut bytes = Vec::new();
+        input
+            .reader()?
+            .take(MAX_DOCUMENT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|source| read_error(ReadError::Io { source }))?;
+        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Err(read_error(ReadError::TooLarge {
+                limit: MAX_DOCUMENT_BYTES,
+            }));
+        }
+        let file = SourceFile {
+            name: self.name.to_owned(),
+            digest: hex(&Sha256::digest(&bytes)),
+        };
+        let syntax = match choice {
+            Choice::Format(importer) => importer.syntax(),
+            Choice::Auto => Syntax::Text,
+        };
+        let record = Record {
+            value: whole_value(&bytes, syntax)?,
+            line: None,
+        };
+        drop(bytes);
+        let importer = pick(self.name, &record, choice, self.sink)?;
+        let mut converted = Vec::new();
+        let mut keep = |session: Converted| {
+            converted.push(session);
+            true
+        };
+        let mut sessions = Sessions::new(importer, &file, options, &mut keep);
+        importer.convert(&mut std::iter::once(Ok(record)), &mut sessions)?;
+        for session in converted {
+            if !self.give(session) {
+                return Err(ImportError::stopped());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A file's bytes: a path to open again for the second pass, or what standard input
@@ -173,125 +316,6 @@ fn read_error(error: ReadError) -> ImportError {
         },
         other => ImportError::file(other.to_string()),
     }
-}
-
-/// Converts one file into `out`, or says why the file is refused.
-fn convert_file(
-    name: &str,
-    input: &Input,
-    choice: Choice,
-    options: &ImportOptions,
-    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
-    out: &mut Vec<Converted>,
-) -> Result<(), ImportError> {
-    let mut reader = input.reader()?;
-    let mut first = Vec::new();
-    loop {
-        first.clear();
-        let read = (&mut reader)
-            .take(MAX_DOCUMENT_BYTES + 1)
-            .read_until(b'\n', &mut first)
-            .map_err(|source| read_error(ReadError::Io { source }))?;
-        if read == 0 || !first.iter().all(u8::is_ascii_whitespace) {
-            break;
-        }
-    }
-    drop(reader);
-    if is_json_value_line(&first) {
-        convert_lines(name, input, choice, options, sink, out)
-    } else {
-        convert_whole(name, input, choice, options, sink, out)
-    }
-}
-
-/// A JSON Lines file: a first pass finds errors and counts, a second gives sessions.
-fn convert_lines(
-    name: &str,
-    input: &Input,
-    choice: Choice,
-    options: &ImportOptions,
-    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
-    out: &mut Vec<Converted>,
-) -> Result<(), ImportError> {
-    let hasher = Rc::new(RefCell::new(Sha256::new()));
-    let reader = HashingReader {
-        inner: input.reader()?,
-        hasher: Rc::clone(&hasher),
-    };
-    let mut records = records_of(name, Box::new(BufReader::with_capacity(1 << 16, reader)));
-    let first = match records.next() {
-        Some(first) => first?,
-        None => return Err(ImportError::file("the file is empty; expected a history")),
-    };
-    let importer = pick(name, &first, choice, sink)?;
-    // Pass 1: errors, and the digest; nothing is kept.
-    let placeholder = SourceFile {
-        name: name.to_owned(),
-        digest: "0".repeat(64),
-    };
-    let sessions_found;
-    {
-        let mut rest = std::iter::once(Ok(first)).chain(records.by_ref());
-        let mut discard = |_: Converted| {};
-        let mut dry = Sessions::new(importer, &placeholder, options, true, &mut discard);
-        importer.convert(&mut rest, &mut dry)?;
-        sessions_found = dry.count();
-        // What the importer left unread still counts: a broken line refuses the file,
-        // and the digest covers every byte.
-        for record in rest {
-            record?;
-        }
-    }
-    drop(records);
-    let digest = hex(&hasher.replace(Sha256::new()).finalize());
-    let file = SourceFile {
-        name: name.to_owned(),
-        digest,
-    };
-    // Pass 2: the sessions.
-    let mut records = records_of(name, input.reader()?);
-    let mut emit = |converted: Converted| out.push(converted);
-    let mut sessions =
-        Sessions::new(importer, &file, options, false, &mut emit).sole(sessions_found == 1);
-    importer.convert(&mut records, &mut sessions)
-}
-
-/// A file read whole: JSON, YAML or text, as one record.
-fn convert_whole(
-    name: &str,
-    input: &Input,
-    choice: Choice,
-    options: &ImportOptions,
-    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
-    out: &mut Vec<Converted>,
-) -> Result<(), ImportError> {
-    let mut bytes = Vec::new();
-    input
-        .reader()?
-        .take(MAX_DOCUMENT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| read_error(ReadError::Io { source }))?;
-    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
-        return Err(read_error(ReadError::TooLarge {
-            limit: MAX_DOCUMENT_BYTES,
-        }));
-    }
-    let file = SourceFile {
-        name: name.to_owned(),
-        digest: hex(&Sha256::digest(&bytes)),
-    };
-    let syntax = match choice {
-        Choice::Format(importer) => importer.syntax(),
-        Choice::Auto => Syntax::Text,
-    };
-    let record = Record {
-        value: whole_value(&bytes, syntax)?,
-        line: None,
-    };
-    let importer = pick(name, &record, choice, sink)?;
-    let mut emit = |converted: Converted| out.push(converted);
-    let mut sessions = Sessions::new(importer, &file, options, false, &mut emit);
-    importer.convert(&mut std::iter::once(Ok(record)), &mut sessions)
 }
 
 /// The value of a whole file: JSON when it starts as JSON does; else YAML or text where

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Seeds the fuzz corpora from the project's fixtures and examples (run from fuzz/).
 set -eu
-mkdir -p corpus/document corpus/append
+mkdir -p corpus/document corpus/append corpus/import
+cp ../tests/fixtures/import/*/* corpus/import/
 cp ../examples/histories/*.json ../tests/fixtures/valid/*.json ../tests/fixtures/invalid/*.json corpus/document/
 split -l 1 -d ../tests/fixtures/invalid/one-bad-line.jsonl corpus/document/jsonl-line-
 python3 - <<'PY'

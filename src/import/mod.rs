@@ -36,7 +36,7 @@ mod turns;
 pub use error::ImportError;
 pub use options::{ImportOptions, OptionError};
 pub use session::{Converted, SessionDraft, Sessions, SourceFile, TurnDraft};
-pub use source::{Choice, ImportEvent, ImportSummary, import_paths};
+pub use source::{Choice, ImportEvent, ImportSummary, import_bytes, import_paths};
 pub use time::Stamp;
 
 use serde_json::Value;

@@ -89,35 +89,83 @@ pub fn import_paths(
 ) -> ImportSummary {
     let mut summary = ImportSummary::default();
     for path in crate::read::input_paths(paths, is_import_file) {
-        summary.files += 1;
         let (name, input) = match path {
             InputPath::File(path) => (path.display().to_string(), Input::open(&path)),
             InputPath::Stdin => ("<stdin>".to_owned(), Input::stdin()),
             InputPath::Unreadable(path, error) => (path.display().to_string(), Err(error)),
         };
-        let mut file = FileRun {
-            name: &name,
-            sink: &mut *sink,
-            sessions: 0,
-            stopped: false,
-        };
-        let outcome = input
-            .map_err(read_error)
-            .and_then(|input| file.convert(&input, choice, options));
-        let (sessions, mut stopped) = (file.sessions, file.stopped);
-        summary.sessions += sessions;
-        if let Err(error) = outcome
-            && !stopped
-        {
-            summary.refused += 1;
-            stopped = !sink(ImportEvent::Refused { file: &name, error });
-        }
-        if stopped {
-            summary.stopped = true;
+        import_input(&name, input, choice, options, sink, &mut summary);
+        if summary.stopped {
             break;
         }
     }
     summary
+}
+
+/// Converts one file's bytes already in memory (a request body, say), named `name` in
+/// what is reported, as [`import_paths`] converts a file.
+///
+/// ```
+/// use ihigraph::import::{Choice, ImportEvent, ImportOptions, import_bytes, importer};
+/// let chat = br#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]"#;
+/// let mut documents = Vec::new();
+/// let summary = import_bytes("body", chat.to_vec(), Choice::Format(importer("openai-chat").unwrap()),
+///     &ImportOptions::default().session_id("s1"), &mut |event| {
+///         if let ImportEvent::Session { converted, .. } = event {
+///             documents.push(converted.document);
+///         }
+///         true
+///     });
+/// assert_eq!((summary.sessions, summary.refused), (1, 0));
+/// assert_eq!(documents[0]["Turns"][0]["Role"], "H-User");
+/// ```
+pub fn import_bytes(
+    name: &str,
+    bytes: Vec<u8>,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+) -> ImportSummary {
+    let mut summary = ImportSummary::default();
+    let input = if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        Err(ReadError::TooLarge {
+            limit: MAX_DOCUMENT_BYTES,
+        })
+    } else {
+        Ok(Input::Bytes(bytes.into()))
+    };
+    import_input(name, input, choice, options, sink, &mut summary);
+    summary
+}
+
+/// Converts one input into the summary's counts.
+fn import_input(
+    name: &str,
+    input: Result<Input, ReadError>,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+    summary: &mut ImportSummary,
+) {
+    summary.files += 1;
+    let mut file = FileRun {
+        name,
+        sink: &mut *sink,
+        sessions: 0,
+        stopped: false,
+    };
+    let outcome = input
+        .map_err(read_error)
+        .and_then(|input| file.convert(&input, choice, options));
+    let (sessions, mut stopped) = (file.sessions, file.stopped);
+    summary.sessions += sessions;
+    if let Err(error) = outcome
+        && !stopped
+    {
+        summary.refused += 1;
+        stopped = !sink(ImportEvent::Refused { file: name, error });
+    }
+    summary.stopped |= stopped;
 }
 
 /// One file being converted, and where its sessions go.

@@ -80,7 +80,7 @@ fn convert(path: &Path) -> Vec<Value> {
         &ImportOptions::default().session_id("p"),
         &mut |event| {
             match event {
-                ImportEvent::Session { converted, .. } => documents.push(converted.document),
+                ImportEvent::Session { converted, .. } => documents.push(converted.document()),
                 ImportEvent::Refused { error, .. } => panic!("refused: {error}"),
                 _ => {}
             }
@@ -243,7 +243,7 @@ proptest! {
         for choice in choices {
             import_paths(&[path.clone()], choice, &ImportOptions::default(), &mut |event| {
                 if let ImportEvent::Session { converted, .. } = event {
-                    let checked = check_document(&converted.document, CheckOptions::default());
+                    let checked = check_document(&converted.document(), CheckOptions::default());
                     assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
                 }
                 true
@@ -370,9 +370,9 @@ proptest! {
         for choice in [Choice::Format(importer(format).unwrap()), Choice::Auto] {
             import_paths(&[input.clone()], choice, &ImportOptions::default(), &mut |event| {
                 if let ImportEvent::Session { converted, .. } = event {
-                    let checked = check_document(&converted.document, CheckOptions::default());
+                    let checked = check_document(&converted.document(), CheckOptions::default());
                     assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
-                    documents.push(converted.document);
+                    documents.push(converted.document());
                 }
                 true
             });
@@ -387,5 +387,90 @@ proptest! {
             let back = serde_json::to_value(store.history(id).unwrap()).unwrap();
             prop_assert_eq!(&back, document);
         }
+    }
+}
+
+/// The sessions of `path` converted with `options`, or the refusal.
+fn converted_with(
+    format: &str,
+    path: &Path,
+    options: &ImportOptions,
+) -> Result<Vec<Value>, String> {
+    let mut documents = Vec::new();
+    let mut refusal = None;
+    import_paths(
+        &[path.to_owned()],
+        Choice::Format(importer(format).unwrap()),
+        options,
+        &mut |event| {
+            match event {
+                ImportEvent::Session { converted, .. } => documents.push(converted.document()),
+                ImportEvent::Refused { error, .. } => refusal = Some(error.to_string()),
+                _ => {}
+            }
+            true
+        },
+    );
+    refusal.map_or(Ok(documents), Err)
+}
+
+/// A JSON Lines file longer than what is held in memory is read twice; it gives the very
+/// same sessions as one pass, and a bad last line refuses it before any session is
+/// given.
+#[test]
+fn two_passes_give_what_one_pass_gives_and_refuse_alike() {
+    let two_passes = ImportOptions::default().session_id("s").held_bytes(0);
+    let one_pass = ImportOptions::default().session_id("s");
+    let mut json_lines = 0;
+    for (format, path) in good_fixtures() {
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            json_lines += 1;
+            assert_eq!(
+                converted_with(&format, &path, &two_passes),
+                converted_with(&format, &path, &one_pass),
+                "{}",
+                path.display()
+            );
+        }
+    }
+    assert!(json_lines >= 8, "{json_lines}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("train.jsonl");
+    let good = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/import/openai-finetune/drone.jsonl"),
+    )
+    .unwrap();
+    std::fs::write(
+        &path,
+        format!("{good}{{\"messages\": [{{\"role\": \"robot\"}}]}}\n"),
+    )
+    .unwrap();
+    for options in [&two_passes, &one_pass] {
+        let error = converted_with("openai-finetune", &path, options).unwrap_err();
+        assert!(error.starts_with("line 5, /messages/0"), "{error}");
+    }
+}
+
+/// Asking to stop ends a conversion after the current session, in either pass mode.
+#[test]
+fn a_sink_that_stops_gets_no_more_sessions() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import/openai-finetune/drone.jsonl");
+    for options in [
+        ImportOptions::default().held_bytes(0),
+        ImportOptions::default(),
+    ] {
+        let mut sessions = 0;
+        let summary = import_paths(
+            &[path.clone(), path.clone()],
+            Choice::Format(importer("openai-finetune").unwrap()),
+            &options,
+            &mut |event| {
+                sessions += usize::from(matches!(event, ImportEvent::Session { .. }));
+                sessions < 2
+            },
+        );
+        assert_eq!((sessions, summary.stopped, summary.refused), (2, true, 0));
     }
 }

@@ -85,6 +85,14 @@ pub fn check_document(value: &Value, options: CheckOptions) -> CheckedDocument {
     }
 }
 
+/// The problems of a parsed document, without building its typed model (for documents
+/// whose model is at hand, as an importer's are).
+pub fn check_problems(value: &Value, options: CheckOptions) -> Vec<Problem> {
+    let mut checker = Checker::new(options);
+    checker.interaction_history(value);
+    checker.problems
+}
+
 /// Checks a single turn, as it would stand at `/Turns/{position}` of a document.
 pub fn check_turn(value: &Value, position: usize, options: CheckOptions) -> Vec<Problem> {
     let mut checker = Checker::new(options);

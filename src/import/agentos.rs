@@ -647,7 +647,7 @@ mod tests {
                 roles: roles(&["H-User", "A-User", "H-User"]),
             }
         );
-        let document = &converted.document;
+        let document = &converted.document();
         assert_eq!(document["SessionID"], "conv-persisted-restart-batch");
         assert_eq!(converted.session_id, "conv-persisted-restart-batch");
         assert_eq!(start(&document["SessionStartTime"]), 1_773_475_200_000);
@@ -717,7 +717,7 @@ mod tests {
             {"id": "msg_6", "role": "thought", "content": "Nachfragen?", "timestamp": 1006}
         ], "config": {}}"#;
         let converted = convert("t.json", text, &ImportOptions::default());
-        let turns = &converted.document["Turns"];
+        let turns = &converted.document()["Turns"];
         assert_eq!(
             turns[0]["BKNResponse"]["messages"],
             json!([
@@ -752,7 +752,7 @@ mod tests {
                 roles: roles(&["H-User", "A-User", "A-User"]),
             }
         );
-        let document = &converted.document;
+        let document = &converted.document();
         assert_eq!(document["SessionID"], "conv-7");
         // The system message input is the session's earliest time.
         assert_eq!(start(&document["SessionStartTime"]), 1_773_475_200_000);
@@ -801,7 +801,7 @@ mod tests {
                 ..Counts::default()
             }
         );
-        let turn = &converted.document["Turns"][0];
+        let turn = &converted.document()["Turns"][0];
         assert_eq!(
             turn["PRCPrompt"]["content"]["text"],
             "Was steht auf diesem Schild? مرحبا 🪧"

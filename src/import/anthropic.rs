@@ -1045,7 +1045,7 @@ mod tests {
         let session = &sessions[0];
         (
             counts(session),
-            session.document.clone(),
+            session.document().clone(),
             session.notes.clone(),
         )
     }
@@ -1177,7 +1177,7 @@ mod tests {
         assert_eq!(sessions.len(), 2);
         assert_eq!(sessions[0].session_id, "s#1");
         assert_eq!(sessions[1].line, Some(2));
-        let second = &sessions[1].document["Turns"][0];
+        let second = &sessions[1].document()["Turns"][0];
         assert_eq!(second["PRCPrompt"]["system"], "Antworte knapp.");
         assert_eq!(second["BKNResponse"]["content"][0]["text"], "Katze");
         assert_eq!(counts(&sessions[1]).roles, ["H-User"]);

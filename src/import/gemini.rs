@@ -524,7 +524,7 @@ mod tests {
         assert_eq!(sessions.len(), 1);
         (
             counts(&sessions[0]),
-            sessions[0].document.clone(),
+            sessions[0].document().clone(),
             sessions[0].notes.clone(),
         )
     }

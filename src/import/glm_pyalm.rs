@@ -403,7 +403,7 @@ mod tests {
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
         let converted = convert(name, text, &ImportOptions::default().session_id("s"));
-        (counts(&converted), converted.document, converted.notes)
+        (counts(&converted), converted.document(), converted.notes)
     }
 
     fn roles(names: &[&str]) -> Vec<String> {
@@ -486,20 +486,20 @@ mod tests {
             .timezone("Europe/Zurich")
             .expect("zone");
         let converted = convert("v3.yaml", V3, &options);
-        let turns = &converted.document["Turns"];
+        let turns = &converted.document()["Turns"];
         // RIXA stamps the final answer of a reply: the response's creation time.
         assert_eq!(time(&turns[0]).0, 0);
         assert_eq!(time(&turns[1]), (3, 1_738_760_595_123));
         assert_eq!(time(&turns[3]), (3, 1_738_760_642_500));
         assert_eq!(
-            converted.document["SessionStartTime"]["SimpleTimeData"][0]["StartTime"],
+            converted.document()["SessionStartTime"]["SimpleTimeData"][0]["StartTime"],
             1_738_760_595_123_i64
         );
         assert!(!converted.notes.iter().any(|n| n.contains("naive")));
         let spec = convert("spec.json", SPEC_JSON, &options);
         // chat_started 09:30 in Zurich in October (CEST) is 07:30 UTC.
         assert_eq!(
-            spec.document["SessionStartTime"]["SimpleTimeData"][0]["StartTime"],
+            spec.document()["SessionStartTime"]["SimpleTimeData"][0]["StartTime"],
             1_697_095_800_000_i64
         );
     }

@@ -558,7 +558,7 @@ mod tests {
         let session = &sessions[0];
         (
             counts(session),
-            session.document.clone(),
+            session.document().clone(),
             session.notes.clone(),
         )
     }

@@ -456,7 +456,7 @@ mod tests {
         assert_eq!(sessions.len(), 1);
         (
             counts(&sessions[0]),
-            sessions[0].document.clone(),
+            sessions[0].document().clone(),
             sessions[0].notes.clone(),
         )
     }
@@ -706,7 +706,7 @@ mod tests {
             "{:?}",
             sessions[1].notes
         );
-        let prompt = &sessions[1].document["Turns"][0]["PRCPrompt"];
+        let prompt = &sessions[1].document()["Turns"][0]["PRCPrompt"];
         assert_eq!(prompt["thread_id"], "t-1");
         assert_eq!(prompt["messages"].as_array().map(Vec::len), Some(1));
     }

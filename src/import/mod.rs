@@ -34,7 +34,7 @@ mod time;
 mod turns;
 
 pub use error::ImportError;
-pub use options::{ImportOptions, OptionError};
+pub use options::{DEFAULT_HELD_BYTES, ImportOptions, OptionError};
 pub use session::{Converted, SessionDraft, Sessions, SourceFile, TurnDraft};
 pub use source::{Choice, ImportEvent, ImportSummary, import_bytes, import_paths};
 pub use time::Stamp;

@@ -401,7 +401,7 @@ mod tests {
         )
         .expect("converts");
         assert_eq!(sessions.len(), 1);
-        (counts(&sessions[0]), sessions[0].document.clone())
+        (counts(&sessions[0]), sessions[0].document().clone())
     }
 
     #[test]
@@ -424,6 +424,13 @@ mod tests {
         assert_eq!(first["messages"][0]["role"], "system");
         assert_eq!(first["tools"][0]["function"]["name"], "get_weather");
         assert_eq!(first["model"], "gpt-4.1");
+        // Numbers keep their text: 0.50 and -0 are not rewritten.
+        let numbers: Vec<String> = ["temperature", "seed", "max_completion_tokens"]
+            .iter()
+            .map(|key| first[key].to_string())
+            .collect();
+        // (serde_json itself reads 1e3 as 1e+3, the same digits.)
+        assert_eq!(numbers, ["0.50", "-0", "1e+3"]);
         assert!(document["Turns"][1]["PRCPrompt"].get("model").is_none());
         assert_eq!(
             document["Turns"][1]["BKNResponse"]["content"],

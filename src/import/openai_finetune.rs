@@ -89,16 +89,16 @@ mod tests {
         );
         assert_eq!(all[1].roles, ["H-User", "A-User", "H-User"]);
         assert_eq!(
-            sessions[2].document["Turns"][0]["BKNResponse"]["content"],
+            sessions[2].document()["Turns"][0]["BKNResponse"]["content"],
             "Salut ! 😀"
         );
         // The double-encoded arguments are kept as written.
         assert_eq!(
-            sessions[0].document["Turns"][0]["BKNResponse"]["tool_calls"][0]["function"]["arguments"],
+            sessions[0].document()["Turns"][0]["BKNResponse"]["tool_calls"][0]["function"]["arguments"],
             "\"{}\""
         );
         assert_eq!(
-            sessions[0].document["Turns"][0]["PRCPrompt"]["parallel_tool_calls"],
+            sessions[0].document()["Turns"][0]["PRCPrompt"]["parallel_tool_calls"],
             false
         );
     }

@@ -790,7 +790,7 @@ mod tests {
         let session = &sessions[0];
         (
             counts(session),
-            session.document.clone(),
+            session.document().clone(),
             session.notes.clone(),
         )
     }
@@ -963,7 +963,7 @@ mod tests {
             }
         );
         assert_eq!(session.session_id, "0199c3a4-7b1e-7d30-9f2a-5e6d4c3b2a10");
-        let document = &session.document;
+        let document = &session.document();
         assert_eq!(
             *start_time(&document["SessionStartTime"]),
             1_770_110_100_120_i64

@@ -8,6 +8,10 @@ pub const DEFAULT_INSTANCE_ID: &str = "unknown";
 /// `UEnvironmentID` when none is given: the U-Environment is unknown too.
 pub const DEFAULT_ENVIRONMENT_ID: &str = "unknown";
 
+/// The longest JSON Lines file converted in one pass unless
+/// [`ImportOptions::held_bytes`] says otherwise.
+pub const DEFAULT_HELD_BYTES: u64 = 32 * 1024 * 1024;
+
 /// An option value that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{value:?} is not {expected}")]
@@ -37,6 +41,7 @@ pub struct ImportOptions {
     timezone: Option<(String, TimeZone)>,
     instance_id: Option<String>,
     environment_id: Option<String>,
+    held_bytes: Option<u64>,
 }
 
 impl ImportOptions {
@@ -98,6 +103,23 @@ impl ImportOptions {
             environment_id: Some(id.into()),
             ..self
         }
+    }
+
+    /// The longest JSON Lines file converted in one pass, its sessions held in memory
+    /// until the whole file is known to convert (default [`DEFAULT_HELD_BYTES`]); a
+    /// longer file is read twice, the first time to check it, the second to give its
+    /// sessions as they come.
+    #[must_use]
+    pub fn held_bytes(self, bytes: u64) -> Self {
+        Self {
+            held_bytes: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The longest JSON Lines file converted in one pass.
+    pub fn held_bytes_limit(&self) -> u64 {
+        self.held_bytes.unwrap_or(DEFAULT_HELD_BYTES)
     }
 
     /// The start time given, in milliseconds since the Unix epoch.

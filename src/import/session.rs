@@ -3,9 +3,11 @@
 
 use super::time::{Stamp, relative_time, simple_time};
 use super::{ImportError, ImportOptions, Importer};
-use crate::check::{CheckOptions, Severity, check_document};
-use crate::model::JsonObject;
-use serde_json::{Value, json};
+use crate::check::{CheckOptions, Severity, check_problems};
+use crate::model::{
+    DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role, Turn,
+};
+use serde_json::{Number, Value};
 
 /// One turn as an importer found it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,11 +52,11 @@ pub struct SourceFile {
     pub digest: String,
 }
 
-/// A converted session: a PGM-IHI document that passed ihigraph's checks.
+/// A converted session: a PGM-IHI history that passed ihigraph's checks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Converted {
-    /// The PGM-IHI document.
-    pub document: Value,
+    /// The history.
+    pub history: InteractionHistory,
     /// Its session id.
     pub session_id: String,
     /// The JSON Lines line it comes from, when each line is a session.
@@ -65,6 +67,14 @@ pub struct Converted {
     pub notes: Vec<String>,
 }
 
+impl Converted {
+    /// The PGM-IHI document, as JSON.
+    pub fn document(&self) -> Value {
+        // Serializing the model's own types cannot fail: every map key is a string.
+        serde_json::to_value(&self.history).unwrap_or(Value::Null)
+    }
+}
+
 /// Where an importer gives the sessions it finds.
 pub struct Sessions<'a> {
     importer: &'a dyn Importer,
@@ -73,6 +83,8 @@ pub struct Sessions<'a> {
     count: usize,
     /// The file holds one session: its id needs no `#<line>`.
     sole: bool,
+    /// Check each document (off only where a first pass checked them).
+    check: bool,
     emit: &'a mut dyn FnMut(Converted) -> bool,
 }
 
@@ -89,6 +101,7 @@ impl<'a> Sessions<'a> {
             options,
             count: 0,
             sole: false,
+            check: true,
             emit,
         }
     }
@@ -96,6 +109,14 @@ impl<'a> Sessions<'a> {
     /// Says that the file holds one session (known after a first pass).
     pub(super) fn sole(self, sole: bool) -> Self {
         Self { sole, ..self }
+    }
+
+    /// Leaves the checks out: a first pass over the same file checked every document.
+    pub(super) fn checked_before(self) -> Self {
+        Self {
+            check: false,
+            ..self
+        }
     }
 
     /// The user's options.
@@ -126,30 +147,16 @@ impl<'a> Sessions<'a> {
         self.count += 1;
         let mut notes = std::mem::take(&mut draft.notes);
         let session_id = self.session_id(&draft, &mut notes);
-        let document = self.document(&draft, &session_id);
-        let checked = check_document(&document, CheckOptions::default());
-        let errors: Vec<String> = checked
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .map(ToString::to_string)
-            .collect();
-        if !errors.is_empty() || checked.history.is_none() {
-            return Err(ImportError::at(
-                draft.line,
-                "",
-                format!(
-                    "a convertible session; the {} importer built an invalid document, a bug to report: {}",
-                    self.importer.name(),
-                    errors.join("; ")
-                ),
-            ));
+        let (line, turns) = (draft.line, draft.turns.len());
+        let history = self.history(draft, &session_id);
+        if self.check {
+            self.check(&history, line)?;
         }
         let go_on = (self.emit)(Converted {
-            document,
+            history,
             session_id,
-            line: draft.line,
-            turns: draft.turns.len(),
+            line,
+            turns,
             notes,
         });
         if go_on {
@@ -157,6 +164,29 @@ impl<'a> Sessions<'a> {
         } else {
             Err(ImportError::stopped())
         }
+    }
+
+    /// Checks a history built as any document is checked: a failure is a bug of the
+    /// importer, reported as such.
+    fn check(&self, history: &InteractionHistory, line: Option<u64>) -> Result<(), ImportError> {
+        let document = serde_json::to_value(history).unwrap_or(Value::Null);
+        let errors: Vec<String> = check_problems(&document, CheckOptions::default())
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .map(ToString::to_string)
+            .collect();
+        if errors.is_empty() {
+            return Ok(());
+        }
+        Err(ImportError::at(
+            line,
+            "",
+            format!(
+                "a convertible session; the {} importer built an invalid document, a bug to report: {}",
+                self.importer.name(),
+                errors.join("; ")
+            ),
+        ))
     }
 
     fn session_id(&self, draft: &SessionDraft, notes: &mut Vec<String>) -> String {
@@ -179,13 +209,7 @@ impl<'a> Sessions<'a> {
         id
     }
 
-    fn document(&self, draft: &SessionDraft, session_id: &str) -> Value {
-        let turns: Vec<Value> = draft
-            .turns
-            .iter()
-            .enumerate()
-            .map(|(index, turn)| self.turn(index, turn, session_id))
-            .collect();
+    fn history(&self, draft: SessionDraft, session_id: &str) -> InteractionHistory {
         let earliest = draft
             .turns
             .iter()
@@ -220,53 +244,67 @@ impl<'a> Sessions<'a> {
             Some(line) => format!("sha256:{}#{line}", self.file.digest),
             None => format!("sha256:{}", self.file.digest),
         };
-        json!({
-            "Header": "PGM-IHI-V1.0",
-            "MInstanceID": self.options.m_instance_id(),
-            "UEnvironmentID": self.options.u_environment_id(),
-            "SessionID": session_id,
-            "SessionStartTime": start,
-            "TurnCount": turns.len(),
-            "Turns": turns,
-            "DataXMData": {
-                "Header": "PTF-DEM-V1.0",
-                "DataID": data_id,
-                "DataType": "PGM-IHI-V1.0",
-                "Source": [{"ImplementerAIMID": format!("ihigraph-import/{}", self.importer.name())}],
-                "DescrMetadata": description,
+        let turns: Vec<Turn> = draft
+            .turns
+            .into_iter()
+            .enumerate()
+            .map(|(index, turn)| turn_of(index, turn, session_id))
+            .collect();
+        InteractionHistory {
+            header: "PGM-IHI-V1.0".to_owned(),
+            m_instance_id: self.options.m_instance_id().to_owned(),
+            u_environment_id: self.options.u_environment_id().to_owned(),
+            session_id: session_id.to_owned(),
+            session_start_time: start,
+            turn_count: Number::from(turns.len()),
+            turns,
+            data_exchange_metadata: DataExchangeMetadata {
+                header: "PTF-DEM-V1.0".to_owned(),
+                m_instance_id: None,
+                metadata_id: None,
+                metadata_time: None,
+                data_id,
+                data_type: Some("PGM-IHI-V1.0".to_owned()),
+                source: vec![ProcessInstance::ImplementerAimId(format!(
+                    "ihigraph-import/{}",
+                    self.importer.name()
+                ))],
+                authorisations: None,
+                legality: None,
+                security: None,
+                confidence: None,
+                annotations: None,
+                descriptive_metadata: Some(description),
             },
-        })
+            descriptive_metadata: None,
+        }
     }
+}
 
-    fn turn(&self, index: usize, turn: &TurnDraft, session_id: &str) -> Value {
-        let id = format!("{session_id}/turn/{index}");
-        let timestamp = match (turn.time, turn.response_time) {
-            (Some(stamp), _) => simple_time(&id, stamp, None),
-            (None, Some(stamp)) => simple_time(
-                &id,
-                stamp,
-                Some("the response's creation time: the call began a little earlier"),
-            ),
-            (None, None) => relative_time(
-                &id,
-                index as u64,
-                "the source holds no time for this turn: its position in the session",
-            ),
-        };
-        let mut value = json!({
-            "TurnIndex": index,
-            "Timestamp": timestamp,
-            "Role": if turn.human { "H-User" } else { "A-User" },
-            "PRCPrompt": turn.prompt,
-            "BKNResponse": turn.response,
-        });
-        if let Some(state) = &turn.user_entity_state {
-            value["UserEntityState"] = Value::Object(state.clone());
-        }
-        if let Some(instruction) = &turn.instruction {
-            value["AUCInstruction"] = Value::Object(instruction.clone());
-        }
-        value
+/// A turn of the history: its index, time and role, and the payloads as found.
+fn turn_of(index: usize, turn: TurnDraft, session_id: &str) -> Turn {
+    let id = format!("{session_id}/turn/{index}");
+    let timestamp = match (turn.time, turn.response_time) {
+        (Some(stamp), _) => simple_time(&id, stamp, None),
+        (None, Some(stamp)) => simple_time(
+            &id,
+            stamp,
+            Some("the response's creation time: the call began a little earlier"),
+        ),
+        (None, None) => relative_time(
+            &id,
+            index as u64,
+            "the source holds no time for this turn: its position in the session",
+        ),
+    };
+    Turn {
+        turn_index: Number::from(index),
+        timestamp,
+        role: if turn.human { Role::HUser } else { Role::AUser },
+        prompt: turn.prompt,
+        response: turn.response,
+        user_entity_state: turn.user_entity_state,
+        instruction: turn.instruction,
     }
 }
 

@@ -112,7 +112,7 @@ pub fn import_paths(
 /// let summary = import_bytes("body", chat.to_vec(), Choice::Format(importer("openai-chat").unwrap()),
 ///     &ImportOptions::default().session_id("s1"), &mut |event| {
 ///         if let ImportEvent::Session { converted, .. } = event {
-///             documents.push(converted.document);
+///             documents.push(converted.document());
 ///         }
 ///         true
 ///     });
@@ -215,15 +215,38 @@ impl FileRun<'_> {
         }
     }
 
-    /// A JSON Lines file, read twice: the first pass converts and checks every session
-    /// and keeps none, so that an error anywhere refuses the file before any of it is
-    /// given; the second gives the sessions as they come, so memory stays bounded.
+    /// A JSON Lines file of up to [`ImportOptions::held_bytes`] is read into memory and converted
+    /// once, its sessions given when all converted. A longer one is read twice: the
+    /// first pass converts and checks every session and keeps none, so that an error
+    /// anywhere refuses the file before any of it is given; the second gives the
+    /// sessions as they come, so memory stays bounded however long the file.
     fn convert_lines(
         &mut self,
         input: &Input,
         choice: Choice,
         options: &ImportOptions,
     ) -> Result<(), ImportError> {
+        if input.len()? <= options.held_bytes_limit() {
+            let bytes = input.read_all()?;
+            let file = SourceFile {
+                name: self.name.to_owned(),
+                digest: hex(&Sha256::digest(&bytes)),
+            };
+            let bytes: Arc<[u8]> = bytes.into();
+            let name = self.name.to_owned();
+            let records = || -> Records {
+                Box::new(records_of(
+                    &name,
+                    Box::new(io::Cursor::new(Arc::clone(&bytes))),
+                ))
+            };
+            let first = match records().next() {
+                Some(first) => first?,
+                None => return Err(ImportError::file("the file is empty; expected a history")),
+            };
+            let importer = pick(self.name, &first, choice, self.sink)?;
+            return self.convert_held(importer, &file, options, &records);
+        }
         let hasher = Rc::new(RefCell::new(Sha256::new()));
         let reader = HashingReader {
             inner: input.reader()?,
@@ -261,8 +284,34 @@ impl FileRun<'_> {
         };
         let mut records = records_of(self.name, input.reader()?);
         let mut give = |converted: Converted| self.give(converted);
-        let mut sessions = Sessions::new(importer, &file, options, &mut give).sole(found == 1);
+        let mut sessions = Sessions::new(importer, &file, options, &mut give)
+            .sole(found == 1)
+            .checked_before();
         importer.convert(&mut records, &mut sessions)
+    }
+
+    /// Converts the records `records` gives whole: every session is held until the last
+    /// converts, then given. A file of one line-session is converted again knowing it
+    /// is the only one, so that its id needs no `#<line>`.
+    fn convert_held(
+        &mut self,
+        importer: &'static dyn Importer,
+        file: &SourceFile,
+        options: &ImportOptions,
+        records: &dyn Fn() -> Records,
+    ) -> Result<(), ImportError> {
+        let mut converted = held(importer, file, options, records(), false)?;
+        if let [only] = converted.as_slice()
+            && only.line.is_some()
+        {
+            converted = held(importer, file, options, records(), true)?;
+        }
+        for session in converted {
+            if !self.give(session) {
+                return Err(ImportError::stopped());
+            }
+        }
+        Ok(())
     }
 
     /// A file read whole: JSON, YAML or text, as one record; its sessions are given once
@@ -273,17 +322,7 @@ impl FileRun<'_> {
         choice: Choice,
         options: &ImportOptions,
     ) -> Result<(), ImportError> {
-        let mut bytes = Vec::new();
-        input
-            .reader()?
-            .take(MAX_DOCUMENT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|source| read_error(ReadError::Io { source }))?;
-        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Err(read_error(ReadError::TooLarge {
-                limit: MAX_DOCUMENT_BYTES,
-            }));
-        }
+        let bytes = input.read_all()?;
         let file = SourceFile {
             name: self.name.to_owned(),
             digest: hex(&Sha256::digest(&bytes)),
@@ -298,19 +337,8 @@ impl FileRun<'_> {
         };
         drop(bytes);
         let importer = pick(self.name, &record, choice, self.sink)?;
-        let mut converted = Vec::new();
-        let mut keep = |session: Converted| {
-            converted.push(session);
-            true
-        };
-        let mut sessions = Sessions::new(importer, &file, options, &mut keep);
-        importer.convert(&mut std::iter::once(Ok(record)), &mut sessions)?;
-        for session in converted {
-            if !self.give(session) {
-                return Err(ImportError::stopped());
-            }
-        }
-        Ok(())
+        let records = || -> Records { Box::new(std::iter::once(Ok(record.clone()))) };
+        self.convert_held(importer, &file, options, &records)
     }
 }
 
@@ -341,6 +369,31 @@ impl Input {
         Ok(Self::Bytes(bytes.into()))
     }
 
+    /// The input's length in bytes.
+    fn len(&self) -> Result<u64, ImportError> {
+        match self {
+            Self::Path(path) => std::fs::metadata(path)
+                .map(|m| m.len())
+                .map_err(|source| read_error(ReadError::Io { source })),
+            Self::Bytes(bytes) => Ok(bytes.len() as u64),
+        }
+    }
+
+    /// The whole input, up to [`MAX_DOCUMENT_BYTES`].
+    fn read_all(&self) -> Result<Vec<u8>, ImportError> {
+        let mut bytes = Vec::new();
+        self.reader()?
+            .take(MAX_DOCUMENT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|source| read_error(ReadError::Io { source }))?;
+        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Err(read_error(ReadError::TooLarge {
+                limit: MAX_DOCUMENT_BYTES,
+            }));
+        }
+        Ok(bytes)
+    }
+
     fn reader(&self) -> Result<Box<dyn BufRead>, ImportError> {
         Ok(match self {
             Self::Path(path) => Box::new(BufReader::with_capacity(
@@ -364,6 +417,27 @@ fn read_error(error: ReadError) -> ImportError {
         },
         other => ImportError::file(other.to_string()),
     }
+}
+
+/// Records of a file, as an importer takes them.
+type Records = Box<dyn Iterator<Item = Result<Record, ImportError>>>;
+
+/// Converts `records`, holding every session.
+fn held(
+    importer: &'static dyn Importer,
+    file: &SourceFile,
+    options: &ImportOptions,
+    mut records: Records,
+    sole: bool,
+) -> Result<Vec<Converted>, ImportError> {
+    let mut converted = Vec::new();
+    let mut keep = |session: Converted| {
+        converted.push(session);
+        true
+    };
+    let mut sessions = Sessions::new(importer, file, options, &mut keep).sole(sole);
+    importer.convert(&mut records, &mut sessions)?;
+    Ok(converted)
 }
 
 /// The value of a whole file: JSON when it starts as JSON does; else YAML or text where
@@ -438,7 +512,7 @@ fn pick(
 fn records_of(
     name: &str,
     reader: Box<dyn BufRead>,
-) -> impl Iterator<Item = Result<Record, ImportError>> {
+) -> impl Iterator<Item = Result<Record, ImportError>> + use<> {
     json_lines(name.to_owned(), reader, MAX_DOCUMENT_BYTES).map(|document| {
         let line = document.origin.line;
         match document.value {

@@ -72,7 +72,8 @@ pub(crate) fn counts(converted: &Converted) -> Counts {
     let mut by_id: HashSet<String> = HashSet::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut seen = HashSet::new();
-    let turns = converted.document["Turns"].as_array().expect("Turns");
+    let document = converted.document();
+    let turns = document["Turns"].as_array().expect("Turns");
     for turn in turns {
         counts.turns += 1;
         counts

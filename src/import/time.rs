@@ -7,7 +7,8 @@
 //! arbitrary zero, never an invented wall-clock time.
 
 use super::ImportOptions;
-use serde_json::{Value, json};
+use crate::model::{AccuracyMode, SimpleTime, TimeSegment};
+use serde_json::Number;
 
 /// A time found in a file, or given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,42 +53,39 @@ pub fn parse_iso(text: &str, options: &ImportOptions) -> Result<Stamp, TimeProbl
 }
 
 /// A Simple Time of one instant.
-pub fn simple_time(id: &str, stamp: Stamp, note: Option<&str>) -> Value {
+pub fn simple_time(id: &str, stamp: Stamp, note: Option<&str>) -> SimpleTime {
     let (flags, value) = match stamp {
-        Stamp::Millis(ms) => (3, ms),
+        Stamp::Millis(ms) => (3_u8, ms),
         Stamp::Seconds(s) => (1, s),
     };
-    let mut time = json!({
-        "Header": "OSD-STM-V1.5",
-        "SimpleTimeID": id,
-        "SimpleTimeData": [{
-            "FlagsByte": flags,
-            "StartTime": value,
-            "EndTime": value,
-            "AccuracyMode": "single",
-            "AccuracyPlusMinus": 0,
-        }],
-    });
-    if let Some(note) = note {
-        time["DescrMetadata"] = Value::String(note.to_owned());
-    }
-    time
+    instant(id, flags, Number::from(value), note.map(str::to_owned))
 }
 
 /// A relative Simple Time: `offset` seconds from an arbitrary zero.
-pub fn relative_time(id: &str, offset: u64, note: &str) -> Value {
-    json!({
-        "Header": "OSD-STM-V1.5",
-        "SimpleTimeID": id,
-        "SimpleTimeData": [{
-            "FlagsByte": 0,
-            "StartTime": offset,
-            "EndTime": offset,
-            "AccuracyMode": "single",
-            "AccuracyPlusMinus": 0,
+pub fn relative_time(id: &str, offset: u64, note: &str) -> SimpleTime {
+    instant(id, 0, Number::from(offset), Some(note.to_owned()))
+}
+
+fn instant(id: &str, flags: u8, at: Number, note: Option<String>) -> SimpleTime {
+    SimpleTime {
+        header: "OSD-STM-V1.5".to_owned(),
+        m_instance_id: None,
+        u_environment_id: None,
+        simple_time_id: id.to_owned(),
+        segments: vec![TimeSegment {
+            flags_byte: Number::from(flags),
+            start_time: at.clone(),
+            end_time: at,
+            accuracy_mode: Some(AccuracyMode::Single),
+            accuracy_plus_minus: Some(Number::from(0)),
+            accuracy_start_plus_minus: None,
+            accuracy_end_plus_minus: None,
+            time_type: None,
+            time_unit: None,
+            reserved: None,
         }],
-        "DescrMetadata": note,
-    })
+        descriptive_metadata: note,
+    }
 }
 
 #[cfg(test)]

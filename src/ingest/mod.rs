@@ -12,4 +12,4 @@ mod prepare;
 pub use append::{AppendOutcome, NewSession, append_turn};
 pub use error::{BatchError, IngestError};
 pub use pipeline::{DEFAULT_BATCH_QUADS, Ingest, IngestEvent, IngestSummary, Refusal};
-pub use prepare::{PreparedDocument, prepare_document};
+pub use prepare::{PreparedDocument, prepare_document, prepare_history};

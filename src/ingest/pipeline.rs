@@ -2,9 +2,10 @@
 //! writes their sessions in batches of about `batch_quads` quads (see
 //! [`HistoryStore::write_sessions`]) and reports each step to a sink.
 
-use super::{BatchError, IngestError, PreparedDocument, prepare_document};
+use super::{BatchError, IngestError, PreparedDocument, prepare_document, prepare_history};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
 use crate::import::{Choice, ImportEvent, ImportOptions, import_paths};
+use crate::model::InteractionHistory;
 use crate::rdf::SessionGraph;
 use crate::read::{InputDocument, Origin, read_documents};
 use crate::store::HistoryStore;
@@ -216,6 +217,9 @@ impl<'a> Ingest<'a> {
                                 options,
                                 scheme,
                             )),
+                            Produced::Checked(origin, history) => {
+                                Step::Document(prepare_history(origin, &history, scheme))
+                            }
                             Produced::Refused(document) => Step::Document(document),
                             Produced::Note(origin, note) => Step::Note(origin, note),
                         };
@@ -247,6 +251,8 @@ impl<'a> Ingest<'a> {
 enum Produced {
     /// A document to check and map.
     Input(InputDocument),
+    /// A history checked already, to map.
+    Checked(Origin, Box<InteractionHistory>),
     /// A document refused before it was one (an importer refused its file).
     Refused(PreparedDocument),
     /// Something to tell.
@@ -288,10 +294,7 @@ fn imported(event: ImportEvent<'_>, send: &mut dyn FnMut(Produced) -> bool) -> b
                     return false;
                 }
             }
-            send(Produced::Input(InputDocument {
-                origin,
-                value: Ok(converted.document),
-            }))
+            send(Produced::Checked(origin, Box::new(converted.history)))
         }
         ImportEvent::Refused { file, error } => send(Produced::Refused(PreparedDocument {
             origin: Origin {

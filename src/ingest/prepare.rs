@@ -2,6 +2,7 @@
 //! checks, and mapping, with every diagnostic kept in document order.
 
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity, check_document};
+use crate::model::InteractionHistory;
 use crate::rdf::{IriScheme, SessionGraph, map_history};
 use crate::read::{Origin, ReadError};
 use serde_json::Value;
@@ -74,19 +75,43 @@ pub fn prepare_document(
             message: problem.message.clone(),
         })
         .collect();
-    let session = checked.history.map(|history| {
-        let session = map_history(&history, scheme);
-        diagnostics.extend(session.warnings.iter().map(|warning| Diagnostic {
-            severity: Severity::Warning,
-            place: Place::Pointer(warning.pointer.clone()),
-            rule: Rule::Mapping,
-            message: warning.message.clone(),
-        }));
-        session
-    });
+    let session = checked
+        .history
+        .map(|history| map_checked(&history, scheme, &mut diagnostics));
     PreparedDocument {
         origin,
         session,
         diagnostics,
     }
+}
+
+/// Maps a history that passed its checks already (an importer checked it).
+pub fn prepare_history(
+    origin: Origin,
+    history: &InteractionHistory,
+    scheme: &IriScheme,
+) -> PreparedDocument {
+    let mut diagnostics = Vec::new();
+    let session = Some(map_checked(history, scheme, &mut diagnostics));
+    PreparedDocument {
+        origin,
+        session,
+        diagnostics,
+    }
+}
+
+/// The session graph of a checked history, its mapping warnings added to `diagnostics`.
+fn map_checked(
+    history: &InteractionHistory,
+    scheme: &IriScheme,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> SessionGraph {
+    let session = map_history(history, scheme);
+    diagnostics.extend(session.warnings.iter().map(|warning| Diagnostic {
+        severity: Severity::Warning,
+        place: Place::Pointer(warning.pointer.clone()),
+        rule: Rule::Mapping,
+        message: warning.message.clone(),
+    }));
+    session
 }

@@ -8,8 +8,8 @@ use crate::cli::ConvertArgs;
 use crate::output::plural;
 use crate::status::Status;
 use anyhow::{Context, Result};
+use ihigraph::InteractionHistory;
 use ihigraph::import::{ImportEvent, import_paths};
-use serde_json::Value;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ pub fn run(args: &ConvertArgs) -> Result<Status> {
     let choice = import_choice(&args.from)?;
     let options = import_options(&args.import)?;
     let mut out = Output::open(args.output.as_deref())?;
-    let mut held: Option<Value> = None;
+    let mut held: Option<InteractionHistory> = None;
     let mut several = false;
     let mut failure: Option<io::Error> = None;
     let summary = import_paths(&args.inputs, choice, &options, &mut |event| {
@@ -37,12 +37,11 @@ pub fn run(args: &ConvertArgs) -> Result<Status> {
                 let written = match held.take() {
                     Some(first) => {
                         several = true;
-                        out.line(&first)
-                            .and_then(|()| out.line(&converted.document))
+                        out.line(&first).and_then(|()| out.line(&converted.history))
                     }
-                    None if several => out.line(&converted.document),
+                    None if several => out.line(&converted.history),
                     None => {
-                        held = Some(converted.document);
+                        held = Some(converted.history);
                         Ok(())
                     }
                 };
@@ -110,12 +109,12 @@ impl Output {
         })
     }
 
-    fn line(&mut self, document: &Value) -> io::Result<()> {
+    fn line(&mut self, document: &InteractionHistory) -> io::Result<()> {
         serde_json::to_writer(&mut self.writer, document)?;
         self.writer.write_all(b"\n")
     }
 
-    fn document(&mut self, document: &Value) -> io::Result<()> {
+    fn document(&mut self, document: &InteractionHistory) -> io::Result<()> {
         serde_json::to_writer_pretty(&mut self.writer, document)?;
         self.writer.write_all(b"\n")
     }

@@ -42,10 +42,14 @@ target/release/examples/import_speed --chat "$sessions" "$chat"
 printf 'chat corpus: %s sessions, %s MB as OpenAI Chat, %s MB as PGM-IHI\n' "$sessions" \
     "$(( $(stat -c %s "$chat") / 1000000 ))" "$(( $(stat -c %s "$pgm") / 1000000 ))" >&2
 
-rm -rf "$work/plain" "$work/from"
-time_it ingest-pgm "$bin" --store "$work/plain" ingest "$pgm" > "$work/plain.out"
-time_it ingest-from-chat "$bin" --store "$work/from" ingest --from openai-chat \
-    --session-id gen "$chat" > "$work/from.out" 2> /dev/null
+# Three rounds, the two ingests alternating, each into a fresh store: the medians are
+# compared (one run of either varies by 10% on a two-core machine).
+for round in 1 2 3; do
+    rm -rf "$work/plain" "$work/from"
+    time_it "ingest-pgm-$round" "$bin" --store "$work/plain" ingest "$pgm" > "$work/plain.out"
+    time_it "ingest-from-chat-$round" "$bin" --store "$work/from" ingest --from openai-chat \
+        --session-id gen "$chat" > "$work/from.out" 2> /dev/null
+done
 time_it convert-chat "$bin" convert --from openai-chat --session-id gen "$chat" \
     > /dev/null 2>&1
 cat "$work/plain.out" "$work/from.out"
@@ -54,11 +58,15 @@ cmp <("$bin" --store "$work/plain" export --format nquads | sort) \
     <("$bin" --store "$work/from" export --format nquads | sort) &&
     echo "the two stores hold the same quads"
 
-read -r plain_s plain_peak < "$work/ingest-pgm.time"
-read -r from_s from_peak < "$work/ingest-from-chat.time"
+# median NAME: the median seconds and peak KiB of the three rounds of NAME.
+median() {
+    cat "$work/$1"-[123].time | sort -n | sed -n 2p
+}
+read -r plain_s plain_peak <<< "$(median ingest-pgm)"
+read -r from_s from_peak <<< "$(median ingest-from-chat)"
 read -r convert_s _ < "$work/convert-chat.time"
 echo
-echo "| ${sessions} sessions | time | peak memory |"
+echo "| ${sessions} sessions, median of 3 | time | peak memory |"
 echo "|---|---:|---:|"
 echo "| \`ingest\` of the PGM-IHI JSON Lines | ${plain_s} s | $(( plain_peak / 1024 )) MiB |"
 echo "| \`ingest --from openai-chat\` of the same sessions as OpenAI Chat | ${from_s} s | $(( from_peak / 1024 )) MiB |"

@@ -214,6 +214,26 @@ fn several_sessions_are_json_lines_with_numbered_ids() {
         .map(|d| d["SessionID"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["fixture#1", "fixture#2", "fixture#4"]);
+    // Without --session-id, the ids are derived from the file, and that is said once.
+    let output = bin()
+        .args(["convert", "--from", "openai-finetune"])
+        .arg(fixture_path("import/openai-finetune/drone.jsonl"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.matches("derived from the file's SHA-256").count(),
+        1,
+        "{stderr}"
+    );
+    let first: Value = serde_json::from_str(
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(first["SessionID"].as_str().unwrap().starts_with("sha256-"));
 }
 
 #[test]

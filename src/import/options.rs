@@ -10,7 +10,7 @@ pub const DEFAULT_ENVIRONMENT_ID: &str = "unknown";
 
 /// The longest JSON Lines file converted in one pass unless
 /// [`ImportOptions::held_bytes`] says otherwise.
-pub const DEFAULT_HELD_BYTES: u64 = 32 * 1024 * 1024;
+pub const DEFAULT_HELD_BYTES: u64 = 2 * 1024 * 1024;
 
 /// An option value that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

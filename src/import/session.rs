@@ -203,9 +203,18 @@ impl<'a> Sessions<'a> {
             return format!("{id}{suffix}");
         }
         let id = format!("sha256-{}{suffix}", &self.file.digest[..16]);
-        notes.push(format!(
-            "session id {id:?} derived from the file's SHA-256: the file holds none (give one with --session-id)"
-        ));
+        // Said once per file: the sessions of a long file all derive theirs alike.
+        if self.count == 1 {
+            notes.push(if suffix.is_empty() {
+                format!(
+                    "session id {id:?} derived from the file's SHA-256: the file holds none (give one with --session-id)"
+                )
+            } else {
+                format!(
+                    "session ids derived from the file's SHA-256, {id:?} and on: the file holds none (give one with --session-id)"
+                )
+            });
+        }
         id
     }
 

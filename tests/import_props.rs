@@ -117,10 +117,9 @@ proptest! {
     }
 }
 
-/// JSON built from the members and values history formats use, so that random values
-/// reach deep into every importer instead of failing at the first member.
-fn history_like() -> impl Strategy<Value = Value> {
-    let key = prop::sample::select(vec![
+/// The members history formats use.
+fn history_key() -> impl Strategy<Value = &'static str> + Clone {
+    prop::sample::select(vec![
         "role",
         "content",
         "messages",
@@ -172,8 +171,12 @@ fn history_like() -> impl Strategy<Value = Value> {
         "createdAt",
         "user",
         "assistant",
-    ]);
-    let leaf = prop_oneof![
+    ])
+}
+
+/// The values history formats use, and any other.
+fn history_leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(|n| json!(n)),
@@ -206,8 +209,14 @@ fn history_like() -> impl Strategy<Value = Value> {
         ])
         .prop_map(|s| Value::String(s.to_owned())),
         any::<String>().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(5, 64, 6, move |inner| {
+    ]
+}
+
+/// JSON built from the members and values history formats use, so that random values
+/// reach deep into every importer instead of failing at the first member.
+fn history_like() -> impl Strategy<Value = Value> {
+    let key = history_key();
+    history_leaf().prop_recursive(5, 64, 6, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
             prop::collection::vec((key.clone(), inner), 0..6).prop_map(|members| {
@@ -241,7 +250,7 @@ proptest! {
             .map(|importer| Choice::Format(*importer))
             .chain([Choice::Auto]);
         for choice in choices {
-            import_paths(&[path.clone()], choice, &ImportOptions::default(), &mut |event| {
+            import_paths(std::slice::from_ref(&path), choice, &ImportOptions::default(), &mut |event| {
                 if let ImportEvent::Session { converted, .. } = event {
                     let checked = check_document(&converted.document(), CheckOptions::default());
                     assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
@@ -368,7 +377,7 @@ proptest! {
         std::fs::write(&input, text).unwrap();
         let mut documents = Vec::new();
         for choice in [Choice::Format(importer(format).unwrap()), Choice::Auto] {
-            import_paths(&[input.clone()], choice, &ImportOptions::default(), &mut |event| {
+            import_paths(std::slice::from_ref(&input), choice, &ImportOptions::default(), &mut |event| {
                 if let ImportEvent::Session { converted, .. } = event {
                     let checked = check_document(&converted.document(), CheckOptions::default());
                     assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));

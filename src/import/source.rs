@@ -47,7 +47,7 @@ pub enum ImportEvent<'a> {
         /// The file it comes from.
         file: &'a str,
         /// The session.
-        converted: Converted,
+        converted: Box<Converted>,
     },
     /// A file was refused whole: none of its sessions is given.
     Refused {
@@ -182,7 +182,7 @@ impl FileRun<'_> {
         self.sessions += 1;
         let go_on = (self.sink)(ImportEvent::Session {
             file: self.name,
-            converted,
+            converted: Box::new(converted),
         });
         self.stopped |= !go_on;
         go_on

@@ -41,7 +41,7 @@ fn run(
     import_paths(&[path], choice, options, &mut |event| {
         match event {
             ImportEvent::Detected { format, .. } => picked = Some(format),
-            ImportEvent::Session { converted, .. } => sessions.push(converted),
+            ImportEvent::Session { converted, .. } => sessions.push(*converted),
             ImportEvent::Refused { error, .. } => refusal = Some(error),
         }
         true

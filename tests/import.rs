@@ -317,3 +317,50 @@ fn standard_input_converts_too() {
     assert!(output.status.success());
     assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 3);
 }
+
+#[test]
+fn auto_ingests_pgm_ihi_as_it_is_beside_other_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let examples = common::examples_dir();
+    let example = std::fs::read_dir(&examples)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::copy(&example, dir.path().join("native.json")).unwrap();
+    std::fs::copy(
+        fixture_path("import/openai-chat/legacy-function-call.json"),
+        dir.path().join("chat.json"),
+    )
+    .unwrap();
+    let store = tempfile::tempdir().unwrap();
+    let output = ihigraph(store.path())
+        .args(["ingest", "--from", "auto", "--session-id", "chat"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("native.json: read as pgm-ihi (recognised from its content)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("chat.json: read as openai-chat (recognised from its content)"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("ingested 2 sessions"));
+    // `convert` has nothing to do with PGM-IHI, and says so.
+    let output = bin()
+        .args(["convert", "--from", "auto"])
+        .arg(dir.path().join("native.json"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("holds PGM-IHI documents already"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -36,7 +36,10 @@ mod turns;
 pub use error::ImportError;
 pub use options::{DEFAULT_HELD_BYTES, ImportOptions, OptionError};
 pub use session::{Converted, SessionDraft, Sessions, SourceFile, TurnDraft};
-pub use source::{Choice, ImportEvent, ImportSummary, import_bytes, import_paths};
+pub use source::{
+    Choice, ImportEvent, ImportSummary, holds_pgm_ihi, import_bytes, import_paths, is_import_file,
+    is_pgm_ihi,
+};
 pub use time::Stamp;
 
 use serde_json::Value;

@@ -72,7 +72,7 @@ pub struct ImportSummary {
 }
 
 /// The files ihigraph takes from directories when importing.
-fn is_import_file(path: &Path) -> bool {
+pub fn is_import_file(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("json" | "jsonl" | "ndjson" | "yaml" | "yml" | "txt")
@@ -478,6 +478,9 @@ fn pick(
 ) -> Result<&'static dyn Importer, ImportError> {
     match choice {
         Choice::Format(importer) => Ok(importer),
+        Choice::Auto if is_pgm_ihi(&first.value) => Err(ImportError::file(
+            "the file holds PGM-IHI documents already: nothing to convert (ingest or validate it as it is)",
+        )),
         Choice::Auto => {
             let found: Vec<&'static dyn Importer> = IMPORTERS
                 .iter()
@@ -505,6 +508,34 @@ fn pick(
                 ))),
             }
         }
+    }
+}
+
+/// Whether a value is a PGM-IHI document (its `Header` names PGM-IHI): `--from auto`
+/// leaves those to the reader of documents.
+pub fn is_pgm_ihi(value: &Value) -> bool {
+    value
+        .get("Header")
+        .and_then(Value::as_str)
+        .is_some_and(|header| header.starts_with("PGM-IHI-"))
+}
+
+/// Whether the file at `path` holds PGM-IHI documents, judged as `--from auto` judges:
+/// from its first record (its first JSON Lines line, or the whole file).
+pub fn holds_pgm_ihi(path: &Path) -> bool {
+    let input = Input::Path(path.to_owned());
+    let Ok(reader) = input.reader() else {
+        return false;
+    };
+    let mut records = records_of("", reader);
+    match records.next() {
+        Some(Ok(first)) => is_pgm_ihi(&first.value),
+        Some(Err(_)) => input
+            .read_all()
+            .ok()
+            .and_then(|bytes| parse_json(&bytes).ok())
+            .is_some_and(|value| is_pgm_ihi(&value)),
+        None => false,
     }
 }
 

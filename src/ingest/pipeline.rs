@@ -4,10 +4,12 @@
 
 use super::{BatchError, IngestError, PreparedDocument, prepare_document, prepare_history};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
-use crate::import::{Choice, ImportEvent, ImportOptions, import_paths};
+use crate::import::{
+    Choice, ImportEvent, ImportOptions, holds_pgm_ihi, import_paths, is_import_file,
+};
 use crate::model::InteractionHistory;
 use crate::rdf::SessionGraph;
-use crate::read::{InputDocument, Origin, read_documents};
+use crate::read::{InputDocument, InputPath, Origin, STDIN_PATH, input_paths, read_documents};
 use crate::store::HistoryStore;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -158,7 +160,12 @@ impl<'a> Ingest<'a> {
         paths: &[PathBuf],
         sink: impl FnMut(IngestEvent<'_>),
     ) -> Result<IngestSummary, IngestError> {
-        self.pipeline(|send| feed(read_documents(paths), send), sink)
+        self.pipeline(
+            |send| {
+                feed(read_documents(paths), send);
+            },
+            sink,
+        )
     }
 
     /// Ingests documents already read.
@@ -168,12 +175,18 @@ impl<'a> Ingest<'a> {
         sink: impl FnMut(IngestEvent<'_>),
     ) -> Result<IngestSummary, IngestError> {
         let documents = documents.into_iter();
-        self.pipeline(move |send| feed(documents, send), sink)
+        self.pipeline(
+            move |send| {
+                feed(documents, send);
+            },
+            sink,
+        )
     }
 
     /// Converts the files of `paths` from a foreign format (see [`crate::import`]) and
     /// ingests their sessions: a file the importer refuses is refused whole, and the
-    /// others go on.
+    /// others go on. With [`Choice::Auto`], files of PGM-IHI documents are ingested as
+    /// they are, as [`run_paths`](Self::run_paths) does.
     pub fn run_import(
         self,
         paths: &[PathBuf],
@@ -183,7 +196,34 @@ impl<'a> Ingest<'a> {
     ) -> Result<IngestSummary, IngestError> {
         self.pipeline(
             move |send| {
-                import_paths(paths, choice, options, &mut |event| imported(event, send));
+                let Choice::Auto = choice else {
+                    import_paths(paths, choice, options, &mut |event| imported(event, send));
+                    return;
+                };
+                for path in input_paths(paths, is_import_file) {
+                    let path = match path {
+                        InputPath::File(path) if holds_pgm_ihi(&path) => {
+                            let origin = Origin {
+                                name: path.display().to_string(),
+                                line: None,
+                            };
+                            let note = "read as pgm-ihi (recognised from its content)".to_owned();
+                            if !send(Produced::Note(origin, note))
+                                || !feed(read_documents(&[path]), send)
+                            {
+                                return;
+                            }
+                            continue;
+                        }
+                        InputPath::File(path) | InputPath::Unreadable(path, _) => path,
+                        InputPath::Stdin => PathBuf::from(STDIN_PATH),
+                    };
+                    let summary =
+                        import_paths(&[path], choice, options, &mut |event| imported(event, send));
+                    if summary.stopped {
+                        return;
+                    }
+                }
             },
             sink,
         )
@@ -265,13 +305,17 @@ enum Step {
     Note(Origin, String),
 }
 
-/// Gives `documents` to `send` until it asks to stop.
-fn feed(documents: impl Iterator<Item = InputDocument>, send: &mut dyn FnMut(Produced) -> bool) {
+/// Gives `documents` to `send`; `false` when it asked to stop.
+fn feed(
+    documents: impl Iterator<Item = InputDocument>,
+    send: &mut dyn FnMut(Produced) -> bool,
+) -> bool {
     for document in documents {
         if !send(Produced::Input(document)) {
-            break;
+            return false;
         }
     }
+    true
 }
 
 /// What an import event gives the pipeline; `false` to stop.

@@ -364,3 +364,22 @@ fn auto_ingests_pgm_ihi_as_it_is_beside_other_formats() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+#[test]
+fn ingesting_the_same_file_again_changes_nothing() {
+    let store = tempfile::tempdir().unwrap();
+    let path = fixture_path("import/anthropic/parallel-tools.json");
+    for expected in ["(0 replaced, 0 unchanged)", "(0 replaced, 1 unchanged)"] {
+        let output = ihigraph(store.path())
+            .args(["ingest", "--from", "anthropic"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(&format!("ingested 1 session {expected}")),
+            "{stdout}"
+        );
+    }
+}

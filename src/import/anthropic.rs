@@ -1015,7 +1015,7 @@ mod claude_code {
 #[cfg(test)]
 mod tests {
     use super::Anthropic;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{Counts, convert_text, counts, detect_text, strings as roles};
     use crate::import::{Converted, ImportOptions};
     use serde_json::Value;
 
@@ -1048,10 +1048,6 @@ mod tests {
             session.document().clone(),
             session.notes.clone(),
         )
-    }
-
-    fn roles(roles: &[&str]) -> Vec<String> {
-        roles.iter().map(|role| (*role).to_owned()).collect()
     }
 
     fn start_of(time: &Value) -> &Value {

@@ -489,7 +489,9 @@ fn create_time(
 mod tests {
     use super::Gemini;
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{
+        Counts, convert_text, counts, detect_text, only_session, strings,
+    };
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::Value;
 
@@ -514,23 +516,7 @@ mod tests {
     const LOG: &str = include_str!("../../tests/fixtures/import/gemini/vertex-log.jsonl");
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
-        let sessions = convert_text(
-            &Gemini,
-            name,
-            text,
-            &ImportOptions::default().session_id("s"),
-        )
-        .expect("converts");
-        assert_eq!(sessions.len(), 1);
-        (
-            counts(&sessions[0]),
-            sessions[0].document().clone(),
-            sessions[0].notes.clone(),
-        )
-    }
-
-    fn strings(items: &[&str]) -> Vec<String> {
-        items.iter().map(|s| (*s).to_owned()).collect()
+        only_session(&Gemini, name, text, "s")
     }
 
     #[test]

@@ -383,7 +383,7 @@ impl<'a> Times<'a> {
 #[cfg(test)]
 mod tests {
     use super::GlmPyalm;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{Counts, convert_text, counts, detect_text, strings as roles};
     use crate::import::{Converted, ImportOptions};
     use serde_json::{Value, json};
 
@@ -404,10 +404,6 @@ mod tests {
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
         let converted = convert(name, text, &ImportOptions::default().session_id("s"));
         (counts(&converted), converted.document(), converted.notes)
-    }
-
-    fn roles(names: &[&str]) -> Vec<String> {
-        names.iter().map(|name| (*name).to_owned()).collect()
     }
 
     fn time(turn: &Value) -> (u64, i64) {

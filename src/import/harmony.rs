@@ -535,7 +535,7 @@ fn text_error(record: &Record, text: &str, at: usize, expected: &str) -> ImportE
 mod tests {
     use super::{Harmony, Header, parse_header};
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{Counts, convert_text, detect_text, only_session};
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::{Value, json};
 
@@ -547,20 +547,7 @@ mod tests {
     const BROKEN: &str = include_str!("../../tests/fixtures/import/harmony/broken-missing-end.txt");
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
-        let sessions = convert_text(
-            &Harmony,
-            name,
-            text,
-            &ImportOptions::default().session_id("h"),
-        )
-        .expect("converts");
-        assert_eq!(sessions.len(), 1);
-        let session = &sessions[0];
-        (
-            counts(session),
-            session.document().clone(),
-            session.notes.clone(),
-        )
+        only_session(&Harmony, name, text, "h")
     }
 
     fn strings(items: &[&str]) -> Vec<String> {

@@ -418,7 +418,7 @@ impl Conversation {
 mod tests {
     use super::LangChain;
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{Counts, convert_text, detect_text, only_session};
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::Value;
 
@@ -446,19 +446,7 @@ mod tests {
     const LINES: &str = include_str!("../../tests/fixtures/import/langchain/messages.jsonl");
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
-        let sessions = convert_text(
-            &LangChain,
-            name,
-            text,
-            &ImportOptions::default().session_id("s"),
-        )
-        .expect("converts");
-        assert_eq!(sessions.len(), 1);
-        (
-            counts(&sessions[0]),
-            sessions[0].document().clone(),
-            sessions[0].notes.clone(),
-        )
+        only_session(&LangChain, name, text, "s")
     }
 
     fn expected(

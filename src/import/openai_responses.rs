@@ -763,7 +763,7 @@ fn log_turn(record: &Record) -> Result<TurnDraft, ImportError> {
 mod tests {
     use super::OpenAiResponses;
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text};
+    use crate::import::testing::{Counts, convert_text, counts, detect_text, only_session};
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::Value;
 
@@ -779,20 +779,7 @@ mod tests {
         include_str!("../../tests/fixtures/import/openai-responses/request-log.jsonl");
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
-        let sessions = convert_text(
-            &OpenAiResponses,
-            name,
-            text,
-            &ImportOptions::default().session_id("s"),
-        )
-        .expect("converts");
-        assert_eq!(sessions.len(), 1);
-        let session = &sessions[0];
-        (
-            counts(session),
-            session.document().clone(),
-            session.notes.clone(),
-        )
+        only_session(&OpenAiResponses, name, text, "s")
     }
 
     fn roles(roles: &[&str]) -> Vec<String> {

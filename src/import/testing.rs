@@ -4,6 +4,7 @@
 
 use super::{Choice, Converted, ImportError, ImportEvent, ImportOptions, Importer, import_paths};
 use crate::payload::{find_tool_calls, find_tool_results};
+use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Write;
 
@@ -16,6 +17,31 @@ pub(crate) fn convert_text(
     options: &ImportOptions,
 ) -> Result<Vec<Converted>, ImportError> {
     run(Choice::Format(importer), name, text, options).1
+}
+
+/// The one session of `text` read with `importer` under the session id `id`: its
+/// counts, its document and its notes.
+pub(crate) fn only_session(
+    importer: &'static dyn Importer,
+    name: &str,
+    text: &str,
+    id: &str,
+) -> (Counts, Value, Vec<String>) {
+    let sessions = convert_text(
+        importer,
+        name,
+        text,
+        &ImportOptions::default().session_id(id),
+    )
+    .expect("converts");
+    assert_eq!(sessions.len(), 1, "one session");
+    let session = &sessions[0];
+    (counts(session), session.document(), session.notes.clone())
+}
+
+/// Owned strings, for expected tool names and roles.
+pub(crate) fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|item| (*item).to_owned()).collect()
 }
 
 /// The format `--from auto` picks for `text`, or why it cannot tell.

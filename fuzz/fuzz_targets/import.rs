@@ -18,10 +18,9 @@ fuzz_target!(|data: &[u8]| {
     for choice in choices {
         import_bytes("fuzz", data.to_vec(), choice, &options, &mut |event| {
             if let ImportEvent::Session { converted, .. } = event {
-                let checked = check_document(&converted.document, CheckOptions::default());
+                let checked = check_document(&converted.document(), CheckOptions::default());
                 assert!(checked.problems.iter().all(|p| p.severity != Severity::Error));
-                let history = checked.history.expect("a checked session");
-                let _ = map_history(&history, &scheme);
+                let _ = map_history(&converted.history, &scheme);
             }
             true
         });

@@ -70,38 +70,33 @@ impl Importer for OpenAiChat {
         sessions: &mut Sessions<'_>,
     ) -> Result<(), ImportError> {
         let mut log: Option<Log> = None;
-        let mut first_line: Option<u64> = None;
+        let mut conversations = false;
         for record in records {
             let record = record?;
             let is_log = record
                 .value
                 .as_object()
                 .is_some_and(|o| o.contains_key("request"));
-            match (&mut log, is_log) {
-                (Some(log), true) => log.add(&record)?,
-                (None, true) if first_line.is_none() => {
-                    let mut new = Log::default();
-                    new.add(&record)?;
-                    log = Some(new);
-                }
-                (Some(_), false) | (None, true) => {
-                    return Err(record.error(
-                        "",
-                        "records of one kind: a file is either a request/response log or conversations, one per line",
-                    ));
-                }
-                (None, false) => {
-                    first_line.get_or_insert(record.line.unwrap_or(0));
-                    let (messages, rest) = messages_of(&record)?;
-                    let pointer = if record.value.is_array() {
-                        ""
-                    } else {
-                        "/messages"
-                    };
-                    let mut draft = conversation(&record, messages, pointer, &rest)?;
-                    draft.line = record.line;
-                    sessions.add(draft)?;
-                }
+            let mixed = if is_log { conversations } else { log.is_some() };
+            if mixed {
+                return Err(record.error(
+                    "",
+                    "records of one kind: a file is either a request/response log or conversations, one per line",
+                ));
+            }
+            if is_log {
+                log.get_or_insert_with(Log::default).add(&record)?;
+            } else {
+                conversations = true;
+                let (messages, rest) = messages_of(&record)?;
+                let pointer = if record.value.is_array() {
+                    ""
+                } else {
+                    "/messages"
+                };
+                let mut draft = conversation(&record, messages, pointer, &rest)?;
+                draft.line = record.line;
+                sessions.add(draft)?;
             }
         }
         match log {

@@ -240,10 +240,7 @@ impl FileRun<'_> {
                     Box::new(io::Cursor::new(Arc::clone(&bytes))),
                 ))
             };
-            let first = match records().next() {
-                Some(first) => first?,
-                None => return Err(ImportError::file("the file is empty; expected a history")),
-            };
+            let first = first_record(&mut records())?;
             let importer = pick(self.name, &first, choice, self.sink)?;
             return self.convert_held(importer, &file, options, &records);
         }
@@ -256,10 +253,7 @@ impl FileRun<'_> {
             self.name,
             Box::new(BufReader::with_capacity(1 << 16, reader)),
         );
-        let first = match records.next() {
-            Some(first) => first?,
-            None => return Err(ImportError::file("the file is empty; expected a history")),
-        };
+        let first = first_record(&mut records)?;
         let importer = pick(self.name, &first, choice, self.sink)?;
         let placeholder = SourceFile {
             name: self.name.to_owned(),
@@ -356,17 +350,7 @@ impl Input {
     }
 
     fn stdin() -> Result<Self, ReadError> {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .take(MAX_DOCUMENT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|source| ReadError::Io { source })?;
-        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Err(ReadError::TooLarge {
-                limit: MAX_DOCUMENT_BYTES,
-            });
-        }
-        Ok(Self::Bytes(bytes.into()))
+        Ok(Self::Bytes(read_bounded(io::stdin())?.into()))
     }
 
     /// The input's length in bytes.
@@ -381,17 +365,7 @@ impl Input {
 
     /// The whole input, up to [`MAX_DOCUMENT_BYTES`].
     fn read_all(&self) -> Result<Vec<u8>, ImportError> {
-        let mut bytes = Vec::new();
-        self.reader()?
-            .take(MAX_DOCUMENT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|source| read_error(ReadError::Io { source }))?;
-        if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Err(read_error(ReadError::TooLarge {
-                limit: MAX_DOCUMENT_BYTES,
-            }));
-        }
-        Ok(bytes)
+        read_bounded(self.reader()?).map_err(read_error)
     }
 
     fn reader(&self) -> Result<Box<dyn BufRead>, ImportError> {
@@ -403,6 +377,21 @@ impl Input {
             Self::Bytes(bytes) => Box::new(io::Cursor::new(Arc::clone(bytes))),
         })
     }
+}
+
+/// All of `reader`, refused past [`MAX_DOCUMENT_BYTES`] (one byte more is read to tell).
+fn read_bounded(reader: impl Read) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_DOCUMENT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io { source })?;
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+        return Err(ReadError::TooLarge {
+            limit: MAX_DOCUMENT_BYTES,
+        });
+    }
+    Ok(bytes)
 }
 
 fn read_error(error: ReadError) -> ImportError {
@@ -417,6 +406,15 @@ fn read_error(error: ReadError) -> ImportError {
         },
         other => ImportError::file(other.to_string()),
     }
+}
+
+/// The first record of a JSON Lines file, or why there is none.
+fn first_record(
+    records: &mut impl Iterator<Item = Result<Record, ImportError>>,
+) -> Result<Record, ImportError> {
+    records
+        .next()
+        .unwrap_or_else(|| Err(ImportError::file("the file is empty; expected a history")))
 }
 
 /// Records of a file, as an importer takes them.

@@ -651,14 +651,12 @@ fn query_runs_with_parameters_in_every_format() {
         .success()
         .stdout("?role\t?turns\t?sessions\n\"H-User\"\t8\t4\n\"A-User\"\t7\t4\n\"BKN\"\t1\t1\n")
         .stderr("");
-    // The bound query can be shown instead of run.
+    // The bound query can be shown instead of run: the given values only (no UNDEF).
     ihigraph(&store)
         .args(["query", "tool-usage", "-p", "tool=Read\"File", "--show"])
         .assert()
         .success()
-        .stdout(contains(
-            "VALUES ( ?tool ?session ?since ?until ) { ( \"Read\\\"File\" UNDEF UNDEF UNDEF )",
-        ));
+        .stdout(contains("VALUES ( ?tool ) { ( \"Read\\\"File\" )"));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Binding into a parsed query: the `VALUES` row that holds the parameters, and `LIMIT`.
 
 use spargebra::algebra::GraphPattern;
-use spargebra::term::GroundTerm;
+use spargebra::term::{GroundTerm, Variable};
 
 /// Puts the values in the `VALUES` row whose variables are the parameters'; false if
 /// the query has no such row.
@@ -19,7 +19,20 @@ pub(super) fn fill_values_row(
                 .zip(row)
                 .all(|(variable, (name, _))| variable.as_str() == *name) =>
         {
-            *bindings = vec![row.iter().map(|(_, value)| value.clone()).collect()];
+            // Only the given values: an UNDEF column joins as nothing at all, and some
+            // servers (Virtuoso) bind its variable to nothing in the answer.
+            let given: Vec<_> = row
+                .iter()
+                .filter_map(|(name, value)| Some((Variable::new_unchecked(*name), value.clone()?)))
+                .collect();
+            if given.is_empty() {
+                *pattern = GraphPattern::Bgp {
+                    patterns: Vec::new(),
+                };
+            } else {
+                *variables = given.iter().map(|(variable, _)| variable.clone()).collect();
+                *bindings = vec![given.into_iter().map(|(_, value)| Some(value)).collect()];
+            }
             true
         }
         GraphPattern::Join { left, right }

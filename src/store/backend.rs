@@ -18,6 +18,12 @@ pub type QuadStream<'a> = Box<dyn Iterator<Item = Result<Quad, StoreError>> + 'a
 pub struct Capabilities {
     /// It can copy itself into a directory while staying readable ([`Backend::backup`]).
     pub backup: bool,
+    /// Every graph it holds is ihigraph's (an embedded store), so that the whole dataset
+    /// can be read and counted at once; a server may hold other data and its own graphs.
+    pub owns_dataset: bool,
+    /// The most rows it gives in one answer, when it caps them (Virtuoso's
+    /// `ResultSetMaxRows`): longer answers are read in pages.
+    pub max_rows: Option<u64>,
 }
 
 /// A store of named graphs that answers SPARQL.

@@ -66,6 +66,8 @@ impl Backend for Embedded {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             backup: self.path.is_some(),
+            owns_dataset: true,
+            max_rows: None,
         }
     }
 

@@ -91,6 +91,9 @@ pub enum StoreError {
     /// A canned query's arguments do not fit its parameters.
     #[error(transparent)]
     Parameter(#[from] ParameterError),
+    /// A SPARQL server failed, refused, or answered what cannot be used.
+    #[error(transparent)]
+    Remote(#[from] super::RemoteError),
     /// No session has that id.
     #[error("no session {session_id:?} in the store")]
     UnknownSession {

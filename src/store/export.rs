@@ -4,7 +4,8 @@
 use super::settings::is_bookkeeping;
 use super::{HistoryStore, StoreError};
 use crate::rdf::prefixes_with_base;
-use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfSerializer};
+use oxigraph::io::{JsonLdProfileSet, RdfFormat, RdfParser, RdfSerializer};
+use oxigraph::model::{GraphName, NamedNode};
 use std::io::Write;
 
 /// RDF formats for `export`.
@@ -35,6 +36,62 @@ impl ExportFormat {
 }
 
 impl HistoryStore {
+    fn serializer<W: Write>(
+        &self,
+        format: ExportFormat,
+        writer: W,
+    ) -> oxigraph::io::WriterQuadSerializer<W> {
+        let mut serializer = RdfSerializer::from_format(format.rdf_format());
+        for (prefix, namespace) in prefixes_with_base(self.scheme().base()) {
+            serializer = serializer
+                .with_prefix(prefix, namespace)
+                .expect("prefixes are valid IRIs: the base was checked, the rest are constants");
+        }
+        serializer.for_writer(writer)
+    }
+
+    /// Writes everything ihigraph keeps in the store, its settings (in the default graph)
+    /// and ontologies included, as N-Quads or TriG: a backup of a store on any backend,
+    /// which `oxigraph load` (or a server's loader) reads back. Each session is read in
+    /// one request, so each is whole, as it was when it was read.
+    pub fn dump(&self, writer: impl Write, format: ExportFormat) -> Result<(), StoreError> {
+        if !matches!(format, ExportFormat::NQuads | ExportFormat::TriG) {
+            return Err(StoreError::Unsupported {
+                backend: self.location(),
+                what: "back up into a format other than N-Quads or TriG",
+            });
+        }
+        let mut serializer = self.serializer(format, writer);
+        // The ontologies are this version's: opening the store made sure of it (their
+        // digest is in the settings), and their blank nodes come back from a server under
+        // its own names (Virtuoso's `nodeID://`), which no RDF syntax takes.
+        for (iri, turtle) in crate::rdf::ONTOLOGIES {
+            let quads = RdfParser::from_format(RdfFormat::Turtle)
+                .with_default_graph(NamedNode::new_unchecked(*iri))
+                .for_slice(turtle);
+            for quad in quads {
+                let quad = quad.expect("the embedded ontologies parse (tested)");
+                serializer
+                    .serialize_quad(&quad)
+                    .map_err(StoreError::Write)?;
+            }
+        }
+        let mut graphs: Vec<GraphName> = vec![GraphName::DefaultGraph];
+        graphs.extend(self.sessions()?.into_iter().map(|(_, graph)| graph.into()));
+        for graph in &graphs {
+            for quad in self.backend.quads(Some(graph.as_ref()))? {
+                serializer
+                    .serialize_quad(&quad?)
+                    .map_err(StoreError::Write)?;
+            }
+        }
+        serializer
+            .finish()
+            .map_err(StoreError::Write)?
+            .flush()
+            .map_err(StoreError::Write)
+    }
+
     /// Writes the session graphs (or one session's) in an RDF format.
     ///
     /// ```
@@ -71,29 +128,32 @@ impl HistoryStore {
             }
             None => None,
         };
-        let mut serializer = RdfSerializer::from_format(format.rdf_format());
-        for (prefix, namespace) in prefixes_with_base(self.scheme().base()) {
-            serializer = serializer
-                .with_prefix(prefix, namespace)
-                .expect("prefixes are valid IRIs: the base was checked, the rest are constants");
-        }
-        let mut serializer = serializer.for_writer(writer);
-        let quads = self
-            .backend
-            .quads(graph.as_ref().map(|graph| graph.as_ref().into()))?;
-        for quad in quads {
-            let quad = quad?;
-            if is_bookkeeping(&quad.graph_name) {
-                continue;
-            }
-            if format == ExportFormat::Turtle {
-                serializer
-                    .serialize_triple(quad.as_ref())
-                    .map_err(StoreError::Write)?;
-            } else {
-                serializer
-                    .serialize_quad(&quad)
-                    .map_err(StoreError::Write)?;
+        let mut serializer = self.serializer(format, writer);
+        let graphs: Vec<Option<GraphName>> = match graph {
+            Some(graph) => vec![Some(graph.into())],
+            None if self.backend.capabilities().owns_dataset => vec![None],
+            // A server may hold other data: only the session graphs are ihigraph's.
+            None => self
+                .sessions()?
+                .into_iter()
+                .map(|(_, graph)| Some(graph.into()))
+                .collect(),
+        };
+        for graph in graphs {
+            for quad in self.backend.quads(graph.as_ref().map(GraphName::as_ref))? {
+                let quad = quad?;
+                if is_bookkeeping(&quad.graph_name) {
+                    continue;
+                }
+                if format == ExportFormat::Turtle {
+                    serializer
+                        .serialize_triple(quad.as_ref())
+                        .map_err(StoreError::Write)?;
+                } else {
+                    serializer
+                        .serialize_quad(&quad)
+                        .map_err(StoreError::Write)?;
+                }
             }
         }
         serializer

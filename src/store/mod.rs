@@ -8,19 +8,21 @@ mod backend;
 mod embedded;
 mod error;
 mod export;
+mod remote;
 mod settings;
 
 pub use backend::{Backend, Capabilities, QuadStream};
 pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
+pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOptions};
 pub use settings::SchemeRequest;
 
 use crate::model::InteractionHistory;
 use crate::query::{Arguments, CannedQuery};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
-use oxigraph::model::{Graph, GraphName, NamedNode, Quad, Term};
+use oxigraph::model::{Graph, GraphName, Literal, NamedNode, Quad, Term};
 use oxigraph::sparql::{QueryResults, SparqlSyntaxError};
 use spargebra::SparqlParser;
 use std::collections::HashSet;
@@ -66,6 +68,13 @@ impl HistoryStore {
     /// ```
     pub fn in_memory(request: &SchemeRequest) -> Result<Self, StoreError> {
         Self::with_backend(Embedded::in_memory()?, request)
+    }
+
+    /// A store on a SPARQL 1.1 server (see [`Remote`]): the store's settings live there
+    /// as they do in an embedded store, and a server written with another scheme is
+    /// refused as a store directory would be.
+    pub fn connect(options: RemoteOptions, request: &SchemeRequest) -> Result<Self, StoreError> {
+        Self::with_backend(Remote::connect(options)?, request)
     }
 
     /// A store on any backend: its settings are read (or recorded, for a new store) and
@@ -241,22 +250,47 @@ impl HistoryStore {
         self.backend.backup(target)
     }
 
-    /// The stored sessions: `SessionID` and graph.
+    /// The stored sessions: `SessionID` and graph, in the order of their graph IRIs. On
+    /// a server that caps its answers, they are read in pages.
     pub fn sessions(&self) -> Result<Vec<(String, NamedNode)>, StoreError> {
-        let query = format!(
-            "SELECT ?id ?graph WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} }}",
-            ihi::SESSION_ID.as_str()
-        );
+        let page = self
+            .backend
+            .capabilities()
+            .max_rows
+            .map(|cap| cap.saturating_sub(1).max(1));
         let mut sessions = Vec::new();
-        for solution in self.select(&query)? {
-            let solution = solution.map_err(StoreError::QueryEvaluation)?;
-            if let (Some(Term::Literal(id)), Some(Term::NamedNode(graph))) =
-                (solution.get("id"), solution.get("graph"))
-            {
-                sessions.push((id.value().to_owned(), graph.clone()));
+        let mut after: Option<String> = None;
+        loop {
+            let filter = after
+                .as_ref()
+                .map(|graph| {
+                    format!(
+                        "FILTER (STR(?graph) > {})",
+                        Literal::new_simple_literal(graph)
+                    )
+                })
+                .unwrap_or_default();
+            let limit = page.map(|page| format!("LIMIT {page}")).unwrap_or_default();
+            let query = format!(
+                "SELECT ?id ?graph WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} {filter} }} ORDER BY STR(?graph) {limit}",
+                ihi::SESSION_ID.as_str()
+            );
+            let before = sessions.len();
+            let mut last = None;
+            for solution in self.select(&query)? {
+                let solution = solution.map_err(StoreError::QueryEvaluation)?;
+                if let (Some(Term::Literal(id)), Some(Term::NamedNode(graph))) =
+                    (solution.get("id"), solution.get("graph"))
+                {
+                    last = Some(graph.as_str().to_owned());
+                    sessions.push((id.value().to_owned(), graph.clone()));
+                }
+            }
+            match page {
+                Some(page) if (sessions.len() - before) as u64 >= page => after = last,
+                _ => return Ok(sessions),
             }
         }
-        Ok(sessions)
     }
 
     /// Number of stored sessions.
@@ -266,6 +300,20 @@ impl HistoryStore {
 
     /// Number of quads in session graphs (the store's settings and ontologies not counted).
     pub fn quad_count(&self) -> Result<usize, StoreError> {
+        if !self.backend.capabilities().owns_dataset {
+            let query = format!(
+                "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} GRAPH ?graph {{ ?s ?p ?o }} }}",
+                ihi::SESSION_ID.as_str()
+            );
+            let solution = self.select(&query)?.next().transpose();
+            let count = solution
+                .map_err(StoreError::QueryEvaluation)?
+                .and_then(|solution| match solution.get("n") {
+                    Some(Term::Literal(n)) => n.value().parse().ok(),
+                    _ => None,
+                });
+            return Ok(count.unwrap_or(0));
+        }
         let mut bookkeeping = 0;
         for (iri, _) in crate::rdf::ONTOLOGIES {
             let graph = oxigraph::model::NamedNodeRef::new_unchecked(iri);

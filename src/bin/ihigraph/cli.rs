@@ -24,12 +24,48 @@ pub struct StoreArgs {
         global = true,
         env = "IHIGRAPH_STORE",
         value_name = "DIR",
-        conflicts_with = "memory"
+        conflicts_with_all = ["memory", "endpoint"]
     )]
     pub store: Option<PathBuf>,
     /// Use a fresh in-memory store, gone when the command ends.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, conflicts_with = "endpoint")]
     pub memory: bool,
+    /// Use a SPARQL 1.1 server instead of a store directory: its query endpoint.
+    /// Credentials come from the environment only: IHIGRAPH_ENDPOINT_USER with
+    /// IHIGRAPH_ENDPOINT_PASSWORD (HTTP Basic or Digest, as the server asks), or
+    /// IHIGRAPH_ENDPOINT_TOKEN (Bearer).
+    #[arg(long, global = true, env = "IHIGRAPH_ENDPOINT", value_name = "URL")]
+    pub endpoint: Option<String>,
+    /// The server's SPARQL update endpoint [default: the query endpoint; Oxigraph's
+    /// /update beside its /query]
+    #[arg(
+        long,
+        global = true,
+        env = "IHIGRAPH_UPDATE_ENDPOINT",
+        value_name = "URL",
+        requires = "endpoint"
+    )]
+    pub update_endpoint: Option<String>,
+    /// The server's Graph Store Protocol endpoint: when given, whole sessions are
+    /// written through it (one PUT per session).
+    #[arg(
+        long,
+        global = true,
+        env = "IHIGRAPH_GRAPH_STORE",
+        value_name = "URL",
+        requires = "endpoint"
+    )]
+    pub graph_store: Option<String>,
+    /// Seconds to wait for a connection to the server.
+    #[arg(long, global = true, default_value_t = 5.0, value_name = "SECONDS")]
+    pub connect_timeout: f64,
+    /// Seconds to wait for one request to the server, its answer included.
+    #[arg(long, global = true, default_value_t = 120.0, value_name = "SECONDS")]
+    pub request_timeout: f64,
+    /// Further attempts of a read or an idempotent write after a failed connection, a
+    /// time-out or a 502/503/504, with backoff (250 ms, then doubling).
+    #[arg(long, global = true, default_value_t = 3, value_name = "N")]
+    pub retries: u32,
     /// IRI base of the nodes ihigraph writes; recorded when the store is created
     /// [default: https://w3id.org/ihigraph/id/]
     #[arg(long, global = true, value_name = "IRI")]
@@ -73,10 +109,12 @@ pub enum Command {
     Append(AppendArgs),
     /// Remove a session and everything about it, or every session.
     Delete(DeleteArgs),
-    /// Write a consistent copy of the store into a new directory, while it stays readable.
+    /// Write a copy of the store while it stays readable: into a new directory (the
+    /// embedded store's own copy), or into a new .nq or .trig file (every store, a
+    /// server's too: its settings, ontologies and sessions).
     Backup {
-        /// The directory to create.
-        #[arg(value_name = "DIR")]
+        /// The directory or file (.nq, .nquads, .trig) to create.
+        #[arg(value_name = "TARGET")]
         target: PathBuf,
     },
     /// Show the store: location, IRI scheme, sessions and quads.

@@ -3,6 +3,7 @@
 use ihigraph::StoreError;
 use ihigraph::ingest::IngestError;
 use ihigraph::query::ParameterError;
+use ihigraph::store::RemoteError;
 use std::io;
 use std::process::ExitCode;
 
@@ -65,6 +66,8 @@ pub fn of(error: &anyhow::Error) -> Status {
 
 fn of_store_error(error: &StoreError) -> Status {
     match error {
+        StoreError::Remote(RemoteError::BadUrl { .. }) => Status::Usage,
+        StoreError::Remote(RemoteError::Status { status, .. }) if *status == 400 => Status::Refused,
         StoreError::QuerySyntax(_)
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)

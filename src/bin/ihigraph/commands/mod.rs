@@ -20,9 +20,10 @@ use crate::output::{Shape, plural};
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::import::{Choice, ImportOptions};
-use ihigraph::store::SchemeSetting;
+use ihigraph::store::{Credentials, Limits, RemoteOptions, SchemeSetting};
 use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
 use std::io::{self, IsTerminal};
+use std::time::Duration;
 
 pub fn run(cli: Cli) -> Result<Status> {
     match cli.command {
@@ -52,6 +53,10 @@ fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
     if args.memory {
         return HistoryStore::in_memory(&request).map_err(with_flags);
     }
+    if let Some(endpoint) = &args.endpoint {
+        let options = remote_options(args, endpoint)?;
+        return HistoryStore::connect(options, &request).map_err(with_flags);
+    }
     let location = match &args.store {
         Some(path) => path.clone(),
         None => dirs::data_dir()
@@ -67,6 +72,53 @@ fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
     std::fs::create_dir_all(&location)
         .with_context(|| format!("cannot create store directory {}", location.display()))?;
     HistoryStore::open(&location, &request).map_err(with_flags)
+}
+
+/// The server's endpoints, limits and credentials (from the environment only).
+fn remote_options(args: &StoreArgs, endpoint: &str) -> Result<RemoteOptions> {
+    let seconds = |flag: &str, value: f64| {
+        Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|duration| !duration.is_zero())
+            .ok_or_else(|| UsageError(format!("{flag} {value}: give a positive number of seconds")))
+    };
+    let variable = |name: &str| std::env::var(name).ok().filter(|value| !value.is_empty());
+    let credentials = match (
+        variable("IHIGRAPH_ENDPOINT_USER"),
+        variable("IHIGRAPH_ENDPOINT_PASSWORD"),
+        variable("IHIGRAPH_ENDPOINT_TOKEN"),
+    ) {
+        (Some(_), _, Some(_)) => {
+            return Err(UsageError(
+                "set IHIGRAPH_ENDPOINT_USER or IHIGRAPH_ENDPOINT_TOKEN, not both".to_owned(),
+            )
+            .into());
+        }
+        (Some(user), password, None) => Credentials::Password {
+            user,
+            password: password.unwrap_or_default(),
+        },
+        (None, Some(_), _) => {
+            return Err(UsageError(
+                "IHIGRAPH_ENDPOINT_PASSWORD is set without IHIGRAPH_ENDPOINT_USER".to_owned(),
+            )
+            .into());
+        }
+        (None, None, Some(token)) => Credentials::Bearer(token),
+        (None, None, None) => Credentials::None,
+    };
+    let options = RemoteOptions {
+        query: endpoint.to_owned(),
+        update: args.update_endpoint.clone(),
+        graph_store: args.graph_store.clone(),
+        credentials,
+        limits: Limits {
+            connect: seconds("--connect-timeout", args.connect_timeout)?,
+            request: seconds("--request-timeout", args.request_timeout)?,
+            retries: args.retries,
+        },
+    };
+    Ok(options)
 }
 
 /// A scheme conflict, told in the options that ask for the settings.

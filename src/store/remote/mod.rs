@@ -1,0 +1,525 @@
+//! The remote backend: any SPARQL 1.1 server, through the W3C protocols only (SPARQL
+//! 1.1 Protocol for queries and updates, the Graph Store Protocol for whole graphs when
+//! its endpoint is given). What differs between servers (the default graph, row caps,
+//! atomicity, size limits) is known per [`Dialect`], told from the server's own header.
+//!
+//! The store's default graph (its settings) lives in the named graph
+//! `ihi:storeSettings` on a server: servers differ on what their default graph is, and
+//! Virtuoso has none to write.
+
+mod answer;
+mod dialect;
+mod error;
+mod http;
+mod write;
+
+pub use dialect::Dialect;
+pub use error::RemoteError;
+pub use http::{Credentials, Limits};
+
+use crate::rdf::vocab::ihi;
+use crate::store::StoreError;
+use crate::store::backend::{Backend, Capabilities, QuadStream};
+use answer::{N_TRIPLES, RESULTS_JSON, Results, Rows};
+use http::{Answer, Body, Client};
+use oxigraph::model::{
+    GraphName, GraphNameRef, Literal, NamedNode, NamedNodeRef, Quad, Term, Triple,
+};
+use oxigraph::sparql::{QueryResults, QuerySolutionIter, QueryTripleIter};
+use spargebra::{Query, Update};
+use ureq::http::Method;
+
+/// Where a remote store is and how to talk to it.
+#[derive(Debug, Clone, Default)]
+pub struct RemoteOptions {
+    /// The SPARQL query endpoint.
+    pub query: String,
+    /// The SPARQL update endpoint [default: the query endpoint; for Oxigraph's server,
+    /// its `/update` beside `/query`].
+    pub update: Option<String>,
+    /// The Graph Store Protocol endpoint: when given, whole session graphs are written
+    /// through it (one PUT each).
+    pub graph_store: Option<String>,
+    /// The credentials.
+    pub credentials: Credentials,
+    /// Time-outs and retries.
+    pub limits: Limits,
+}
+
+/// A SPARQL 1.1 server as a store.
+pub struct Remote {
+    client: Client,
+    query: String,
+    update: String,
+    graph_store: Option<String>,
+    dialect: Dialect,
+}
+
+/// The graph that holds what the embedded store keeps in its default graph.
+fn settings_graph() -> &'static str {
+    ihi::STORE_SETTINGS.as_str()
+}
+
+/// Rows read per page when a server caps its answers, and the cap is not known.
+const PAGE: u64 = 5_000;
+
+impl Remote {
+    /// Connects: checks the endpoints' URLs, asks the query endpoint a first question
+    /// (so that a server that is down or refuses the credentials is known at once), and
+    /// tells which server it is.
+    pub fn connect(options: RemoteOptions) -> Result<Self, StoreError> {
+        let RemoteOptions {
+            query,
+            update,
+            graph_store,
+            credentials,
+            limits,
+        } = options;
+        for url in [Some(&query), update.as_ref(), graph_store.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            check_url(url)?;
+        }
+        let client = Client::new(credentials, limits);
+        let probe = client.send(
+            &Method::GET,
+            &format!("{query}{}query=ASK%7B%7D", separator(&query)),
+            Some(RESULTS_JSON),
+            &Body::None,
+            true,
+        )?;
+        if !probe.is_success() {
+            return Err(probe.error(&query).into());
+        }
+        let mut dialect = Dialect::of_server(&probe.server);
+        if !matches!(
+            answer::results(&probe, &query, dialect)?,
+            Results::Boolean(_)
+        ) {
+            return Err(RemoteError::BadAnswer {
+                url: query,
+                reason: "ASK {} did not give a boolean".to_owned(),
+            }
+            .into());
+        }
+        let update = update.unwrap_or_else(|| match (dialect, query.strip_suffix("/query")) {
+            (Dialect::Oxigraph, Some(base)) => format!("{base}/update"),
+            _ => query.clone(),
+        });
+        let mut remote = Self {
+            client,
+            query,
+            update,
+            graph_store,
+            dialect,
+        };
+        if let Some(asked) = dialect.max_rows_query() {
+            let cap = remote.select(asked, false).ok().and_then(|rows| {
+                rows.rows
+                    .first()?
+                    .first()?
+                    .as_ref()
+                    .and_then(|term| match term {
+                        Term::Literal(value) => value.value().parse().ok(),
+                        _ => None,
+                    })
+            });
+            dialect = Dialect::Virtuoso {
+                max_rows: Some(cap.unwrap_or(10_000)),
+            };
+            remote.dialect = dialect;
+        }
+        Ok(remote)
+    }
+
+    /// The kind of server.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// POSTs a query as a form, and reads the answer.
+    fn ask_server(&self, sparql: &str, union: bool, accept: &str) -> Result<Answer, RemoteError> {
+        let mut fields = vec![("query", sparql)];
+        if union {
+            fields.extend(self.dialect.union_field());
+        }
+        let answer = self.client.send(
+            &Method::POST,
+            &self.query,
+            Some(accept),
+            &Body::Form(&fields),
+            true,
+        )?;
+        if answer.is_success() {
+            Ok(answer)
+        } else {
+            Err(answer.error(&self.query))
+        }
+    }
+
+    /// The rows of a SELECT, possibly cut (see [`Rows::whole`]).
+    fn select(&self, sparql: &str, union: bool) -> Result<Rows, RemoteError> {
+        let answer = self.ask_server(sparql, union, RESULTS_JSON)?;
+        match answer::results(&answer, &self.query, self.dialect)? {
+            Results::Rows(rows) => Ok(rows),
+            Results::Boolean(_) => Err(RemoteError::BadAnswer {
+                url: self.query.clone(),
+                reason: "a boolean where rows were asked for".to_owned(),
+            }),
+        }
+    }
+
+    fn ask(&self, sparql: &str) -> Result<bool, RemoteError> {
+        let answer = self.ask_server(sparql, false, RESULTS_JSON)?;
+        match answer::results(&answer, &self.query, self.dialect)? {
+            Results::Boolean(value) => Ok(value),
+            Results::Rows(_) => Err(RemoteError::BadAnswer {
+                url: self.query.clone(),
+                reason: "rows where a boolean was asked for".to_owned(),
+            }),
+        }
+    }
+
+    /// Sends update requests in order; ihigraph's own updates may be sent twice.
+    fn send_updates(&self, requests: &[String], idempotent: bool) -> Result<(), RemoteError> {
+        for request in requests {
+            let answer = self.client.send(
+                &Method::POST,
+                &self.update,
+                None,
+                &Body::Form(&[("update", request)]),
+                idempotent,
+            )?;
+            if !answer.is_success() {
+                return Err(answer.error(&self.update));
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces one graph through the Graph Store Protocol (one PUT).
+    fn put_graph(&self, store: &str, graph: &str, quads: &[Quad]) -> Result<(), RemoteError> {
+        let url = format!(
+            "{store}{}graph={}",
+            separator(store),
+            form_urlencoded::byte_serialize(graph.as_bytes()).collect::<String>()
+        );
+        let body = write::turtle(quads);
+        let answer = self.client.send(
+            &Method::PUT,
+            &url,
+            None,
+            &Body::Raw("text/turtle", &body),
+            true,
+        )?;
+        if answer.is_success() {
+            Ok(())
+        } else {
+            Err(answer.error(store))
+        }
+    }
+
+    /// The triples of one graph, read whole: in pages by subject when the server cuts
+    /// long answers.
+    fn graph_triples(&self, graph: &str) -> Result<Vec<Triple>, RemoteError> {
+        let all = format!("SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}");
+        let rows = self.select(&all, false)?;
+        let page = match rows.cut_at {
+            None => return Ok(triples_of(rows.rows)),
+            Some(cap) => cap.saturating_sub(1).clamp(1, PAGE),
+        };
+        let mut triples = Vec::new();
+        let mut after: Option<Term> = None;
+        loop {
+            let filter = after
+                .as_ref()
+                .map(|subject| {
+                    let text = Literal::new_simple_literal(subject_key(subject));
+                    format!("FILTER (STR(?s) > {text})")
+                })
+                .unwrap_or_default();
+            let query = format!(
+                "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} {filter} }} ORDER BY STR(?s) LIMIT {page}"
+            );
+            let mut rows = self.select(&query, false)?.rows;
+            if (rows.len() as u64) < page {
+                triples.extend(triples_of(rows));
+                return Ok(triples);
+            }
+            // The last subject of a full page may go on in the next one: read it again there.
+            let last = rows.last().and_then(|row| row[0].clone());
+            rows.retain(|row| row[0] != last);
+            if rows.is_empty() {
+                // One subject fills the page: read it alone, in pages of its own.
+                let Some(subject) = last else {
+                    return Err(RemoteError::BadAnswer {
+                        url: self.query.clone(),
+                        reason: "a row without a subject".to_owned(),
+                    });
+                };
+                triples.extend(self.subject_triples(graph, &subject, page)?);
+                after = Some(subject);
+                continue;
+            }
+            after = rows.last().and_then(|row| row[0].clone());
+            triples.extend(triples_of(rows));
+        }
+    }
+
+    /// The triples of one subject in a graph, in pages (ordered, so each page starts where
+    /// the last one ended).
+    fn subject_triples(
+        &self,
+        graph: &str,
+        subject: &Term,
+        page: u64,
+    ) -> Result<Vec<Triple>, RemoteError> {
+        let mut triples = Vec::new();
+        for offset in (0..).step_by(usize::try_from(page).unwrap_or(usize::MAX)) {
+            let query = format!(
+                "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} FILTER (?s = {subject}) }} ORDER BY ?p ?o LIMIT {page} OFFSET {offset}"
+            );
+            let rows = self.select(&query, false)?.rows;
+            let done = (rows.len() as u64) < page;
+            triples.extend(triples_of(rows));
+            if done {
+                break;
+            }
+        }
+        Ok(triples)
+    }
+
+    /// The named graphs that hold triples, the server's own left out.
+    fn graph_names(&self) -> Result<Vec<NamedNode>, RemoteError> {
+        let rows = self
+            .select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", false)?
+            .whole(&self.query)?;
+        Ok(rows
+            .rows
+            .into_iter()
+            .filter_map(|row| match row.into_iter().next().flatten() {
+                Some(Term::NamedNode(graph)) if !is_server_graph(graph.as_str()) => Some(graph),
+                _ => None,
+            })
+            .collect())
+    }
+}
+
+/// Virtuoso's own graphs, in every Virtuoso database.
+fn is_server_graph(graph: &str) -> bool {
+    graph.starts_with("http://www.openlinksw.com/schemas/virtrdf#")
+        || graph == "http://www.w3.org/ns/ldp#"
+        || graph == "http://localuriqaserver/sparql"
+        || graph.starts_with("http://www.openlinksw.com/")
+}
+
+fn subject_key(subject: &Term) -> &str {
+    match subject {
+        Term::NamedNode(node) => node.as_str(),
+        Term::BlankNode(node) => node.as_str(),
+        _ => "",
+    }
+}
+
+fn triples_of(rows: Vec<Vec<Option<Term>>>) -> Vec<Triple> {
+    rows.into_iter()
+        .filter_map(|row| {
+            let mut row = row.into_iter();
+            let subject = match row.next()?? {
+                Term::NamedNode(node) => oxigraph::model::NamedOrBlankNode::from(node),
+                Term::BlankNode(node) => node.into(),
+                _ => return None,
+            };
+            let Term::NamedNode(predicate) = row.next()?? else {
+                return None;
+            };
+            Some(Triple::new(subject, predicate, row.next()??))
+        })
+        .collect()
+}
+
+fn separator(url: &str) -> char {
+    if url.contains('?') { '&' } else { '?' }
+}
+
+fn check_url(url: &str) -> Result<(), RemoteError> {
+    let ok = (url.starts_with("http://") || url.starts_with("https://"))
+        && url.parse::<ureq::http::Uri>().is_ok();
+    if ok {
+        Ok(())
+    } else {
+        Err(RemoteError::BadUrl {
+            url: url.to_owned(),
+        })
+    }
+}
+
+impl Backend for Remote {
+    fn location(&self) -> String {
+        format!(
+            "{} ({})",
+            without_userinfo(&self.query),
+            self.dialect.name()
+        )
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            backup: false,
+            owns_dataset: false,
+            max_rows: self.dialect.max_rows(),
+        }
+    }
+
+    fn quads(&self, graph: Option<GraphNameRef<'_>>) -> Result<QuadStream<'_>, StoreError> {
+        let graphs: Vec<GraphName> = match graph {
+            Some(graph) => vec![graph.into_owned()],
+            None => {
+                let mut graphs = vec![GraphName::DefaultGraph];
+                graphs.extend(self.graph_names()?.into_iter().filter_map(|graph| {
+                    (graph.as_str() != settings_graph()).then(|| graph.into())
+                }));
+                graphs
+            }
+        };
+        let mut quads = Vec::new();
+        for graph in graphs {
+            let name = match &graph {
+                GraphName::NamedNode(node) => node.as_str(),
+                GraphName::DefaultGraph => settings_graph(),
+                GraphName::BlankNode(_) => continue,
+            };
+            for triple in self.graph_triples(name)? {
+                quads.push(Ok(triple.in_graph(graph.clone())));
+            }
+        }
+        Ok(Box::new(quads.into_iter()))
+    }
+
+    fn contains_graph(&self, graph: NamedNodeRef<'_>) -> Result<bool, StoreError> {
+        Ok(self.ask(&format!("ASK {{ GRAPH {graph} {{ ?s ?p ?o }} }}"))?)
+    }
+
+    fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
+        if let Some(store) = &self.graph_store {
+            for quads in &graphs {
+                if let Some(GraphName::NamedNode(graph)) = quads.first().map(|q| &q.graph_name) {
+                    self.put_graph(store, graph.as_str(), quads)?;
+                }
+            }
+            return Ok(());
+        }
+        // Whole graphs per request, as many as fit: a session is never cut between two
+        // requests unless it alone is larger than a request may be.
+        let mut batch: Vec<String> = Vec::new();
+        for quads in &graphs {
+            let requests = write::update_requests(self.dialect, &[], quads, settings_graph());
+            match (batch.last_mut(), requests.as_slice()) {
+                (Some(last), [one]) if last.len() + one.len() <= self.dialect.max_body() => {
+                    last.push_str(" ;\n");
+                    last.push_str(&one[self.dialect.update_preamble().len()..]);
+                }
+                _ => batch.extend(requests),
+            }
+        }
+        Ok(self.send_updates(&batch, true)?)
+    }
+
+    fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError> {
+        if let (Some(store), [GraphName::NamedNode(graph)]) = (&self.graph_store, graphs) {
+            let inside = quads.iter().all(|quad| quad.graph_name == graphs[0]);
+            if inside && !quads.is_empty() {
+                return Ok(self.put_graph(store, graph.as_str(), &quads)?);
+            }
+        }
+        let requests = write::update_requests(self.dialect, graphs, &quads, settings_graph());
+        Ok(self.send_updates(&requests, true)?)
+    }
+
+    fn query(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let text = query.to_string();
+        match query {
+            Query::Select { .. } | Query::Ask { .. } => {
+                let answer = self.ask_server(&text, union_default_graph, RESULTS_JSON)?;
+                match answer::results(&answer, &self.query, self.dialect)? {
+                    Results::Boolean(value) => Ok(QueryResults::Boolean(value)),
+                    Results::Rows(rows) => {
+                        let rows = rows.whole(&self.query)?;
+                        Ok(QueryResults::Solutions(QuerySolutionIter::from_tuples(
+                            rows.variables.into(),
+                            rows.rows.into_iter().map(Ok),
+                        )))
+                    }
+                }
+            }
+            Query::Construct { .. } | Query::Describe { .. } => {
+                let answer = self.ask_server(&text, union_default_graph, N_TRIPLES)?;
+                let triples = answer::triples(&answer, &self.query, self.dialect)?;
+                Ok(QueryResults::Graph(QueryTripleIter::new(
+                    triples.into_iter().map(Ok),
+                )))
+            }
+        }
+    }
+
+    fn update(&self, update: Update) -> Result<(), StoreError> {
+        Ok(self.send_updates(&[update.to_string()], false)?)
+    }
+
+    fn quad_count(&self) -> Result<usize, StoreError> {
+        let rows = self
+            .select(
+                "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
+                false,
+            )?
+            .whole(&self.query)?;
+        Ok(count_of(&rows))
+    }
+}
+
+/// The one number of a one-row `COUNT` answer.
+fn count_of(rows: &Rows) -> usize {
+    match rows.rows.first().and_then(|row| row.first()) {
+        Some(Some(Term::Literal(count))) => count.value().parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// A URL without `user:password@`, for messages.
+fn without_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let authority = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority].rfind('@') {
+        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
+        None => url.to_owned(),
+    }
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remote")
+            .field("query", &without_userinfo(&self.query))
+            .field("dialect", &self.dialect)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_lose_their_credentials_in_messages() {
+        assert_eq!(without_userinfo("http://u:p@h:1/q"), "http://h:1/q");
+        assert_eq!(without_userinfo("http://h:1/q?a=b@c"), "http://h:1/q?a=b@c");
+        assert!(check_url("ftp://h/").is_err());
+        assert!(check_url("http://127.0.0.1:1/query").is_ok());
+    }
+}

@@ -1,0 +1,607 @@
+//! The remote backend against real servers: the stock Oxigraph server and Virtuoso 7,
+//! started by `common::servers` on loopback. Every scenario runs the command line on
+//! each server and on the embedded store, and compares what they answer. A missing
+//! server fails these tests, unless `IHIGRAPH_SKIP_SERVERS=1` says to skip them.
+#![allow(clippy::print_stderr, clippy::unwrap_used, clippy::panic)] // Tests: skips reported, failures panic.
+
+mod common;
+
+use common::servers::{self, Server, ServerKind, VirtuosoOptions};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// Where the commands of one scenario run.
+struct Target {
+    name: String,
+    args: Vec<String>,
+    env: Vec<(&'static str, String)>,
+}
+
+impl Target {
+    fn embedded(dir: &Path) -> Self {
+        Self {
+            name: "embedded".to_owned(),
+            args: vec!["--store".to_owned(), dir.display().to_string()],
+            env: Vec::new(),
+        }
+    }
+
+    fn server(server: &Server, graph_store: bool) -> Self {
+        let mut args = vec![
+            "--endpoint".to_owned(),
+            server.query.clone(),
+            "--update-endpoint".to_owned(),
+            server.update.clone(),
+        ];
+        if graph_store {
+            args.extend(["--graph-store".to_owned(), server.graph_store.clone()]);
+        }
+        let kind = match server.kind {
+            ServerKind::Oxigraph => "oxigraph",
+            ServerKind::Virtuoso => "virtuoso",
+        };
+        Self {
+            name: format!("{kind}{}", if graph_store { "+gsp" } else { "" }),
+            args,
+            env: Vec::new(),
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> assert_cmd::Command {
+        let mut command = assert_cmd::Command::cargo_bin("ihigraph").unwrap();
+        for variable in [
+            "IHIGRAPH_STORE",
+            "IHIGRAPH_ENDPOINT",
+            "IHIGRAPH_UPDATE_ENDPOINT",
+            "IHIGRAPH_GRAPH_STORE",
+            "IHIGRAPH_ENDPOINT_USER",
+            "IHIGRAPH_ENDPOINT_PASSWORD",
+            "IHIGRAPH_ENDPOINT_TOKEN",
+        ] {
+            command.env_remove(variable);
+        }
+        command.envs(self.env.iter().map(|(k, v)| (*k, v)));
+        command
+            .args(&self.args)
+            .args(args)
+            .timeout(Duration::from_secs(600));
+        command
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// Standard output of a command that must succeed.
+    fn out(&self, args: &[&str]) -> String {
+        let output = self.run(args);
+        assert!(
+            output.status.success(),
+            "{}: ihigraph {args:?} failed: {}",
+            self.name,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+}
+
+/// The lines of a text, sorted: answers whose order ties may differ between stores.
+fn sorted(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines.sort();
+    lines
+}
+
+/// What a store answers to everything read-only: exports, lists, counts and every
+/// canned query, for the sessions it holds.
+fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
+    let mut answers = vec![
+        (
+            "nquads".to_owned(),
+            sorted(&target.out(&["export", "--format", "nquads"])),
+        ),
+        (
+            "pgm-ihi".to_owned(),
+            sorted(&target.out(&["export", "--format", "pgm-ihi"])),
+        ),
+        (
+            "sessions".to_owned(),
+            sorted(&target.out(&["sessions", "--format", "tsv"])),
+        ),
+    ];
+    let info = target.out(&["info"]);
+    let counts: Vec<String> = info
+        .lines()
+        .filter(|line| line.starts_with("sessions:") || line.starts_with("quads:"))
+        .map(str::to_owned)
+        .collect();
+    answers.push(("info".to_owned(), counts));
+    let ids: Vec<String> = target
+        .out(&["export", "--format", "pgm-ihi"])
+        .lines()
+        .map(|line| {
+            let document: Value = serde_json::from_str(line).unwrap();
+            document["SessionID"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    for query in ihigraph::query::CANNED_QUERIES {
+        let needs_session = query
+            .parameters
+            .iter()
+            .any(|p| p.name == "session" && p.required);
+        let others: Vec<String> = query
+            .parameters
+            .iter()
+            .filter(|p| p.required && p.name != "session")
+            .map(|p| format!("{}=the", p.name))
+            .collect();
+        let sessions: Vec<Option<&str>> = if needs_session {
+            ids.iter().take(3).map(|id| Some(id.as_str())).collect()
+        } else {
+            vec![None]
+        };
+        for session in sessions {
+            let mut args = vec!["query", query.name, "--format", "tsv"];
+            let param;
+            if let Some(id) = session {
+                param = format!("session={id}");
+                args.extend(["-p", &param]);
+            }
+            for other in &others {
+                args.extend(["-p", other]);
+            }
+            answers.push((
+                format!("query {} {session:?}", query.name),
+                sorted(&target.out(&args)),
+            ));
+        }
+    }
+    answers
+}
+
+/// The first two columns of each line.
+fn first_columns(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|line| line.split('\t').take(2).collect::<Vec<_>>().join("\t"))
+        .collect()
+}
+
+/// Every target answers as the first (the embedded store) does.
+fn assert_same_answers(targets: &[Target], step: &str) {
+    let reference = answers(&targets[0]);
+    assert!(
+        reference[0].1.len() > 100,
+        "{step}: the reference holds data"
+    );
+    for target in &targets[1..] {
+        let answered = answers(target);
+        for ((what, expected), (_, got)) in reference.iter().zip(&answered) {
+            // Virtuoso evaluates two canned queries its own way (README, "On a SPARQL
+            // server"): the order inside GROUP_CONCAT, CONCAT of an unbound value, MIN and
+            // MAX over groups with unbound values. Their rows and first columns agree.
+            let loose = target.name.starts_with("virtuoso")
+                && (what.starts_with("query transcript") || what.starts_with("query tool-stats"));
+            let (expected, got) = if loose {
+                (first_columns(expected), first_columns(got))
+            } else {
+                (expected.clone(), got.clone())
+            };
+            if expected != got {
+                let missing: Vec<_> = expected
+                    .iter()
+                    .filter(|l| !got.contains(l))
+                    .take(3)
+                    .collect();
+                let extra: Vec<_> = got
+                    .iter()
+                    .filter(|l| !expected.contains(l))
+                    .take(3)
+                    .collect();
+                panic!(
+                    "{step}: {} differs from the embedded store on {what}: {} lines against {}; missing {missing:?}; extra {extra:?}",
+                    target.name,
+                    got.len(),
+                    expected.len()
+                );
+            }
+        }
+    }
+}
+
+/// The project's input for the scenarios: the bundled examples, one good fixture of
+/// every import format, and a generated corpus.
+struct Corpus {
+    _dir: tempfile::TempDir,
+    generated: PathBuf,
+    imported: Vec<PathBuf>,
+    last_turn: PathBuf,
+    shortened: PathBuf,
+    changed: PathBuf,
+}
+
+fn corpus(sessions: usize) -> Corpus {
+    let dir = tempfile::tempdir().unwrap();
+    let generated = dir.path().join("generated.jsonl");
+    let output = Target::embedded(dir.path())
+        .command(&[
+            "generate",
+            "--sessions",
+            &sessions.to_string(),
+            "--seed",
+            "7",
+            "--max-turns",
+            "40",
+        ])
+        .output()
+        .unwrap();
+    std::fs::write(&generated, output.stdout).unwrap();
+    let mut imported = Vec::new();
+    let formats = common::fixture_path("import");
+    let mut format_dirs: Vec<PathBuf> = std::fs::read_dir(&formats)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    format_dirs.sort();
+    for format in format_dirs {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&format)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| {
+                let name = path.file_name().unwrap().to_string_lossy();
+                !name.starts_with("broken") && path.is_file()
+            })
+            .collect();
+        files.sort();
+        imported.extend(files.into_iter().take(2));
+    }
+    // abc without its last turn, to append it; and with a changed answer, to replace it.
+    let abc = common::example("code-review-abc.json");
+    let mut shortened = abc.clone();
+    let turns = shortened["Turns"].as_array_mut().unwrap();
+    let last = turns.pop().unwrap();
+    shortened["TurnCount"] = Value::from(turns.len());
+    let write = |name: &str, value: &Value| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_vec_pretty(value).unwrap()).unwrap();
+        path
+    };
+    let last_turn = write("last-turn.json", &last);
+    let shortened = write("abc-short.json", &shortened);
+    let mut changed = abc;
+    changed["MInstanceID"] = Value::from("m-instance/replaced-by-the-remote-test");
+    let changed = write("abc-changed.json", &changed);
+    Corpus {
+        _dir: dir,
+        generated,
+        imported,
+        last_turn,
+        shortened,
+        changed,
+    }
+}
+
+fn skip(what: &str) {
+    eprintln!("skipped: IHIGRAPH_SKIP_SERVERS=1: {what} not run");
+}
+
+fn path(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn every_command_answers_on_both_servers_as_on_the_embedded_store() {
+    let (Some(oxigraph), Some(virtuoso)) = (
+        servers::oxigraph(),
+        servers::virtuoso(VirtuosoOptions::default()),
+    ) else {
+        return skip("the scenarios on Oxigraph and Virtuoso");
+    };
+    let store = tempfile::tempdir().unwrap();
+    let targets = [
+        Target::embedded(store.path()),
+        Target::server(&oxigraph, false),
+        Target::server(&virtuoso, false),
+    ];
+    let corpus = corpus(20);
+    let examples = common::examples_dir();
+    for target in &targets {
+        target.out(&["ingest", path(&examples)]);
+        target.out(&["ingest", path(&corpus.generated)]);
+        let mut import = vec!["ingest", "--from", "auto"];
+        import.extend(corpus.imported.iter().map(|p| path(p)));
+        target.out(&import);
+    }
+    assert_same_answers(&targets, "after ingest");
+
+    for target in &targets {
+        let again = target.out(&["ingest", path(&examples)]);
+        assert!(again.contains("unchanged"), "{}: {again}", target.name);
+        target.out(&["ingest", path(&corpus.shortened)]);
+        target.out(&["append", "--session", "abc", path(&corpus.last_turn)]);
+    }
+    assert_same_answers(&targets, "after replace and append");
+
+    for target in &targets {
+        target.out(&["ingest", path(&corpus.changed)]);
+        target.out(&["delete", "--session", "research-rag-memory"]);
+        let gone = target.run(&["export", "--session", "research-rag-memory"]);
+        assert_eq!(gone.status.code(), Some(1), "{}", target.name);
+    }
+    assert_same_answers(&targets, "after replace and delete");
+
+    let backups = tempfile::tempdir().unwrap();
+    let mut dumps = Vec::new();
+    for target in &targets {
+        let file = backups.path().join(format!("{}.nq", target.name));
+        target.out(&["backup", path(&file)]);
+        // The ontologies' blank nodes get new labels at every parse: compared by count.
+        let dump = std::fs::read_to_string(&file).unwrap();
+        let (blank, named): (Vec<String>, Vec<String>) = sorted(&dump)
+            .into_iter()
+            .partition(|line| line.contains("_:"));
+        dumps.push((named, blank.len()));
+    }
+    assert!(dumps[0].0.len() > 1000 && dumps[0].1 > 0);
+    assert!(dumps.iter().all(|dump| *dump == dumps[0]), "backups differ");
+}
+
+#[test]
+fn the_graph_store_protocol_writes_the_same_sessions() {
+    let (Some(oxigraph), Some(virtuoso)) = (
+        servers::oxigraph(),
+        servers::virtuoso(VirtuosoOptions::default()),
+    ) else {
+        return skip("the Graph Store Protocol scenario");
+    };
+    let store = tempfile::tempdir().unwrap();
+    let targets = [
+        Target::embedded(store.path()),
+        Target::server(&oxigraph, true),
+        Target::server(&virtuoso, true),
+    ];
+    let corpus = corpus(10);
+    for target in &targets {
+        target.out(&[
+            "ingest",
+            path(&common::examples_dir()),
+            path(&corpus.generated),
+        ]);
+        target.out(&["ingest", path(&corpus.changed)]);
+    }
+    assert_same_answers(&targets, "through the graph store");
+}
+
+#[test]
+fn answers_larger_than_virtuosos_row_cap_are_paged_or_refused() {
+    let Some(virtuoso) = servers::virtuoso(VirtuosoOptions {
+        max_rows: 40,
+        ..VirtuosoOptions::default()
+    }) else {
+        return skip("the row cap scenario");
+    };
+    let store = tempfile::tempdir().unwrap();
+    let targets = [
+        Target::embedded(store.path()),
+        Target::server(&virtuoso, false),
+    ];
+    let corpus = corpus(45);
+    for target in &targets {
+        target.out(&["ingest", path(&corpus.generated)]);
+    }
+    // 45 sessions, most of them of more than 40 quads: listed and exported in pages.
+    let embedded = &targets[0];
+    let remote = &targets[1];
+    assert_eq!(
+        sorted(&remote.out(&["export", "--format", "nquads"])),
+        sorted(&embedded.out(&["export", "--format", "nquads"]))
+    );
+    assert_eq!(
+        remote
+            .out(&["export", "--format", "pgm-ihi"])
+            .lines()
+            .count(),
+        45
+    );
+    // A user's query whose answer the server cuts is refused, never given as whole.
+    let cut = remote.run(&["sparql", "SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }"]);
+    assert!(!cut.status.success());
+    let message = String::from_utf8_lossy(&cut.stderr);
+    assert!(message.contains("cut the answer"), "{message}");
+    assert!(message.contains("ResultSetMaxRows 40"), "{message}");
+}
+
+#[test]
+fn credentials_come_from_the_environment_and_wrong_ones_are_refused() {
+    let Some(virtuoso) = servers::virtuoso(VirtuosoOptions {
+        anon_update: false,
+        ..VirtuosoOptions::default()
+    }) else {
+        return skip("the credentials scenario");
+    };
+    let (user, password) = virtuoso.user.clone().unwrap();
+    let auth = virtuoso.auth_query.clone().unwrap();
+    let mut target = Target {
+        name: "virtuoso digest".to_owned(),
+        args: vec!["--endpoint".to_owned(), auth.clone()],
+        env: vec![
+            ("IHIGRAPH_ENDPOINT_USER", user.clone()),
+            ("IHIGRAPH_ENDPOINT_PASSWORD", "not-the-password".to_owned()),
+        ],
+    };
+    let refused = target.run(&["info"]);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(3), "{message}");
+    assert!(message.contains("refused the credentials"), "{message}");
+    assert!(!message.contains("not-the-password"), "{message}");
+
+    target.env[1].1 = password.clone();
+    let examples = common::examples_dir();
+    target.out(&["ingest", path(&examples)]);
+    assert!(target.out(&["info"]).contains("sessions:     4"));
+
+    // Anonymous updates are not allowed on this server: a clear error, nothing written.
+    let anonymous = Target {
+        name: "virtuoso anonymous".to_owned(),
+        args: vec!["--endpoint".to_owned(), virtuoso.query.clone()],
+        env: Vec::new(),
+    };
+    let denied = anonymous.run(&["delete", "--session", "abc"]);
+    assert_eq!(denied.status.code(), Some(3));
+    let message = String::from_utf8_lossy(&denied.stderr);
+    assert!(message.contains("answered HTTP"), "{message}");
+    assert!(anonymous.out(&["info"]).contains("sessions:     4"));
+}
+
+#[test]
+fn a_stopped_server_a_hanging_one_and_garbage_give_clear_errors_in_seconds() {
+    let Some(mut oxigraph) = servers::oxigraph() else {
+        return skip("the unreachable-server scenario");
+    };
+    let query = oxigraph.query.clone();
+    oxigraph.stop();
+    let target = Target {
+        name: "stopped".to_owned(),
+        args: vec!["--endpoint".to_owned(), query],
+        env: Vec::new(),
+    };
+    let started = Instant::now();
+    let down = target.run(&["info"]);
+    assert_eq!(down.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&down.stderr).contains("cannot reach"));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // A server that accepts and never answers: the request time-out ends it.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("http://{}/sparql", silent.local_addr().unwrap());
+    let holder = std::thread::spawn(move || {
+        let held: Vec<_> = silent.incoming().take(1).collect();
+        std::thread::sleep(Duration::from_secs(6));
+        drop(held);
+    });
+    let hang = Target {
+        name: "silent".to_owned(),
+        args: vec![
+            "--endpoint".to_owned(),
+            silent_url,
+            "--request-timeout".to_owned(),
+            "2".to_owned(),
+            "--retries".to_owned(),
+            "0".to_owned(),
+        ],
+        env: Vec::new(),
+    };
+    let started = Instant::now();
+    let timed_out = hang.run(&["info"]);
+    assert_eq!(timed_out.status.code(), Some(3));
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+    holder.join().unwrap();
+
+    // A server that answers garbage.
+    let garbage = TcpListener::bind("127.0.0.1:0").unwrap();
+    let garbage_url = format!("http://{}/sparql", garbage.local_addr().unwrap());
+    let answerer = std::thread::spawn(move || {
+        for stream in garbage.incoming().take(4) {
+            let mut stream = stream.unwrap();
+            let mut buffer = [0; 4096];
+            let _ = stream.read(&mut buffer);
+            let body = "{\"head\": {\"vars\": [";
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/sparql-results+json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let target = Target {
+        name: "garbage".to_owned(),
+        args: vec![
+            "--endpoint".to_owned(),
+            garbage_url,
+            "--retries".to_owned(),
+            "0".to_owned(),
+        ],
+        env: Vec::new(),
+    };
+    let bad = target.run(&["info"]);
+    assert_eq!(bad.status.code(), Some(3));
+    let message = String::from_utf8_lossy(&bad.stderr);
+    assert!(message.contains("cannot be read"), "{message}");
+    drop(answerer);
+}
+
+/// Kills the server while an ingest runs, restarts it, and checks that each stored
+/// session is whole (Oxigraph) or, on every server, that ingesting again repairs all.
+fn killed_during_ingest(mut server: Server) {
+    let corpus = corpus(300);
+    let store = tempfile::tempdir().unwrap();
+    let reference = Target::embedded(store.path());
+    reference.out(&["ingest", path(&corpus.generated)]);
+    let target = Target::server(&server, false);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ihigraph"))
+        .args(&target.args)
+        .args(["ingest", "--batch-quads", "5000", path(&corpus.generated)])
+        .env_remove("IHIGRAPH_STORE")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    server.kill();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(
+        !status.success(),
+        "ingest went on without its server: {stderr}"
+    );
+    server.restart();
+    if server.kind == ServerKind::Oxigraph {
+        // Each request is one transaction: every stored session is whole.
+        let expected = sorted(&reference.out(&["export", "--format", "pgm-ihi"]));
+        for line in target.out(&["export", "--format", "pgm-ihi"]).lines() {
+            assert!(
+                expected.contains(&line.to_owned()),
+                "a partial session survived"
+            );
+        }
+    }
+    target.out(&["ingest", path(&corpus.generated)]);
+    assert_eq!(
+        sorted(&target.out(&["export", "--format", "nquads"])),
+        sorted(&reference.out(&["export", "--format", "nquads"]))
+    );
+}
+
+#[test]
+fn a_server_killed_during_ingest_keeps_whole_sessions_and_ingest_repairs_it() {
+    let Some(oxigraph) = servers::oxigraph() else {
+        return skip("the killed-server scenario");
+    };
+    killed_during_ingest(oxigraph);
+}
+
+#[test]
+fn virtuoso_killed_during_ingest_is_repaired_by_ingesting_again() {
+    let Some(virtuoso) = servers::virtuoso(VirtuosoOptions::default()) else {
+        return skip("the killed-Virtuoso scenario");
+    };
+    killed_during_ingest(virtuoso);
+}

@@ -25,10 +25,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     // Session graphs only: the ontologies live in graphs of their own.
     let mut graphs: Vec<NamedNode> = Vec::new();
     for graph in store.named_graphs() {
-        if let NamedOrBlankNode::NamedNode(graph) = graph? {
-            if graph.as_str().contains("/graph/") {
-                graphs.push(graph);
-            }
+        if let NamedOrBlankNode::NamedNode(graph) = graph?
+            && graph.as_str().contains("/graph/")
+        {
+            graphs.push(graph);
         }
     }
     graphs.sort();

@@ -16,6 +16,8 @@ pub mod payload;
 pub mod query;
 pub mod rdf;
 pub mod read;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod store;
 
 pub use crate::check::{CheckOptions, check_document};

@@ -23,6 +23,12 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["model", "read", "check", "import", "rdf", "store"],
     ),
     ("generate", &[]),
+    (
+        "serve",
+        &[
+            "model", "read", "check", "import", "rdf", "query", "store", "ingest",
+        ],
+    ),
 ];
 
 fn source_dir() -> PathBuf {

@@ -101,12 +101,13 @@ fn traced_writes(log: &str) -> (Vec<String>, Vec<String>) {
             || line.contains("mkdir(")
             || line.contains("rename(")
             || line.contains("unlink(");
-        if writes && !line.contains("= -1") {
-            if let Some(start) = line.find('"') {
-                let rest = &line[start + 1..];
-                if let Some(end) = rest.find('"') {
-                    written.push(rest[..end].to_owned());
-                }
+        if writes
+            && !line.contains("= -1")
+            && let Some(start) = line.find('"')
+        {
+            let rest = &line[start + 1..];
+            if let Some(end) = rest.find('"') {
+                written.push(rest[..end].to_owned());
             }
         }
     }

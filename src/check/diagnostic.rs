@@ -1,8 +1,8 @@
 //! A diagnostic: one thing to tell about a document read from the inputs (where, how
 //! serious, which rule, what), located as editors read it.
 
-use super::{Rule, Severity};
-use crate::read::Origin;
+use super::{Problem, Rule, Severity};
+use crate::read::{Origin, ReadError};
 
 /// Where in a document a diagnostic points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +34,46 @@ pub struct Diagnostic {
     pub rule: Rule,
     /// What was expected and found.
     pub message: String,
+}
+
+impl From<&Problem> for Diagnostic {
+    /// A problem the checks found, at its JSON Pointer.
+    fn from(problem: &Problem) -> Self {
+        Self {
+            severity: problem.severity,
+            place: Place::Pointer(problem.pointer.clone()),
+            rule: problem.rule,
+            message: problem.message.clone(),
+        }
+    }
+}
+
+impl From<&ReadError> for Diagnostic {
+    /// A document that could not be read: where the syntax broke, or why not at all.
+    fn from(error: &ReadError) -> Self {
+        let (place, rule, message) = match error {
+            ReadError::Syntax {
+                line,
+                column,
+                message,
+            } => (
+                Place::Position {
+                    line: *line,
+                    column: *column,
+                },
+                Rule::Syntax,
+                message.clone(),
+            ),
+            ReadError::TooLarge { .. } => (Place::Document, Rule::Size, error.to_string()),
+            other => (Place::Document, Rule::Io, other.to_string()),
+        };
+        Self {
+            severity: Severity::Error,
+            place,
+            rule,
+            message,
+        }
+    }
 }
 
 impl Diagnostic {

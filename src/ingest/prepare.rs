@@ -36,45 +36,15 @@ pub fn prepare_document(
     let value = match value {
         Ok(value) => value,
         Err(error) => {
-            let (place, rule, message) = match &error {
-                ReadError::Syntax {
-                    line,
-                    column,
-                    message,
-                } => (
-                    Place::Position {
-                        line: *line,
-                        column: *column,
-                    },
-                    Rule::Syntax,
-                    message.clone(),
-                ),
-                ReadError::TooLarge { .. } => (Place::Document, Rule::Size, error.to_string()),
-                other => (Place::Document, Rule::Io, other.to_string()),
-            };
             return PreparedDocument {
                 origin,
                 session: None,
-                diagnostics: vec![Diagnostic {
-                    severity: Severity::Error,
-                    place,
-                    rule,
-                    message,
-                }],
+                diagnostics: vec![Diagnostic::from(&error)],
             };
         }
     };
     let checked = check_document(&value, options);
-    let mut diagnostics: Vec<Diagnostic> = checked
-        .problems
-        .iter()
-        .map(|problem| Diagnostic {
-            severity: problem.severity,
-            place: Place::Pointer(problem.pointer.clone()),
-            rule: problem.rule,
-            message: problem.message.clone(),
-        })
-        .collect();
+    let mut diagnostics: Vec<Diagnostic> = checked.problems.iter().map(Diagnostic::from).collect();
     let session = checked
         .history
         .map(|history| map_checked(&history, scheme, &mut diagnostics));

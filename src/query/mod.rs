@@ -10,4 +10,6 @@ mod results;
 
 pub use canned::*;
 pub use parameters::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
-pub use results::{ResultsError, ResultsFormat, write_results};
+pub use results::{
+    GraphFormat, ResultsError, ResultsFormat, ResultsShape, write_results, write_results_shaped,
+};

@@ -5,7 +5,7 @@
 
 use super::StoreError;
 use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad};
-use oxigraph::sparql::QueryResults;
+use oxigraph::sparql::{CancellationToken, QueryResults};
 use spargebra::{Query, Update};
 use std::path::Path;
 
@@ -58,6 +58,19 @@ pub trait Backend: Send + Sync {
         query: Query,
         union_default_graph: bool,
     ) -> Result<QueryResults<'static>, StoreError>;
+
+    /// [`query`](Self::query), stopped when `cancel` is cancelled: the embedded store
+    /// checks it while it evaluates; by default the token is not looked at, and a
+    /// server's query is bounded by the request time-out instead.
+    fn query_cancellable(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+        cancel: &CancellationToken,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let _ = cancel;
+        self.query(query, union_default_graph)
+    }
 
     /// Runs a SPARQL 1.1 update, atomically.
     fn update(&self, update: Update) -> Result<(), StoreError>;

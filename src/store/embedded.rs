@@ -6,7 +6,7 @@
 use super::StoreError;
 use super::backend::{Backend, Capabilities, QuadStream};
 use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad};
-use oxigraph::sparql::{QueryResults, SparqlEvaluator};
+use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::{StorageError, Store};
 use spargebra::{Query, Update};
 use std::path::{Path, PathBuf};
@@ -53,6 +53,26 @@ impl Embedded {
     /// every guarantee of [`HistoryStore`](super::HistoryStore).
     pub fn oxigraph(&self) -> &Store {
         &self.store
+    }
+
+    fn evaluate(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+        cancel: Option<CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let evaluator = match cancel {
+            Some(token) => SparqlEvaluator::new().with_cancellation_token(token),
+            None => SparqlEvaluator::new(),
+        };
+        let mut prepared = evaluator.for_query(query);
+        if union_default_graph && prepared.dataset().is_default_dataset() {
+            prepared.dataset_mut().set_default_graph_as_union();
+        }
+        prepared
+            .on_store(&self.store)
+            .execute()
+            .map_err(StoreError::QueryEvaluation)
     }
 }
 
@@ -111,14 +131,16 @@ impl Backend for Embedded {
         query: Query,
         union_default_graph: bool,
     ) -> Result<QueryResults<'static>, StoreError> {
-        let mut prepared = SparqlEvaluator::new().for_query(query);
-        if union_default_graph && prepared.dataset().is_default_dataset() {
-            prepared.dataset_mut().set_default_graph_as_union();
-        }
-        prepared
-            .on_store(&self.store)
-            .execute()
-            .map_err(StoreError::QueryEvaluation)
+        self.evaluate(query, union_default_graph, None)
+    }
+
+    fn query_cancellable(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+        cancel: &CancellationToken,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        self.evaluate(query, union_default_graph, Some(cancel.clone()))
     }
 
     fn update(&self, update: Update) -> Result<(), StoreError> {

@@ -23,8 +23,10 @@ use crate::query::{Arguments, CannedQuery};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{Graph, GraphName, Literal, NamedNode, Quad, Term};
-use oxigraph::sparql::{QueryResults, SparqlSyntaxError};
+use oxigraph::sparql::{CancellationToken, QueryResults, SparqlSyntaxError};
+use spargebra::Query;
 use spargebra::SparqlParser;
+use spargebra::algebra::QueryDataset;
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -35,6 +37,29 @@ pub struct WriteOutcome {
     pub replaced: bool,
     /// The session existed with the very same quads: nothing was written.
     pub unchanged: bool,
+}
+
+/// How a query runs, beyond its text: the dataset the SPARQL protocol may give, which
+/// replaces the query's own `FROM` and `FROM NAMED`, and a token that stops it.
+#[derive(Clone, Default)]
+pub struct QueryOptions {
+    /// The graphs whose merge is the default graph (`default-graph-uri`).
+    pub default_graphs: Vec<NamedNode>,
+    /// The named graphs the query sees (`named-graph-uri`).
+    pub named_graphs: Vec<NamedNode>,
+    /// Stops the query when cancelled (the embedded store checks it while it evaluates;
+    /// on a server, the request time-out bounds a query instead).
+    pub cancel: Option<CancellationToken>,
+}
+
+impl std::fmt::Debug for QueryOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QueryOptions")
+            .field("default_graphs", &self.default_graphs)
+            .field("named_graphs", &self.named_graphs)
+            .field("cancel", &self.cancel.is_some())
+            .finish()
+    }
 }
 
 /// A store of interaction histories.
@@ -354,10 +379,43 @@ impl HistoryStore {
     /// # Ok::<_, StoreError>(())
     /// ```
     pub fn query(&self, sparql: &str) -> Result<QueryResults<'static>, StoreError> {
-        let query = SparqlParser::new()
+        self.query_with(sparql, &QueryOptions::default())
+    }
+
+    /// [`query`](Self::query) with a dataset given beside the query, as the SPARQL
+    /// protocol gives it, and a token that stops it.
+    pub fn query_with(
+        &self,
+        sparql: &str,
+        options: &QueryOptions,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let mut query = SparqlParser::new()
             .parse_query(sparql)
             .map_err(|error| update_or_syntax(sparql, error))?;
-        self.backend.query(query, true)
+        if !options.default_graphs.is_empty() || !options.named_graphs.is_empty() {
+            set_dataset(
+                &mut query,
+                QueryDataset {
+                    default: options.default_graphs.clone(),
+                    named: Some(options.named_graphs.clone()),
+                },
+            );
+        }
+        self.evaluate(query, true, options.cancel.as_ref())
+    }
+
+    fn evaluate(
+        &self,
+        query: Query,
+        union_default_graph: bool,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        match cancel {
+            Some(token) => self
+                .backend
+                .query_cancellable(query, union_default_graph, token),
+            None => self.backend.query(query, union_default_graph),
+        }
     }
 
     /// Runs a SPARQL 1.1 update, atomically. It writes what it says, bypassing the checks
@@ -390,8 +448,28 @@ impl HistoryStore {
         query: &CannedQuery,
         arguments: &Arguments,
     ) -> Result<QueryResults<'static>, StoreError> {
+        self.run_with(query, arguments, None)
+    }
+
+    /// [`run`](Self::run), stopped when `cancel` is cancelled.
+    pub fn run_with(
+        &self,
+        query: &CannedQuery,
+        arguments: &Arguments,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
         let query = query.bind(arguments, &self.scheme)?;
-        self.backend.query(query, false)
+        self.evaluate(query, false, cancel)
+    }
+}
+
+/// Puts the protocol's dataset in place of the query's own.
+fn set_dataset(query: &mut Query, dataset: QueryDataset) {
+    match query {
+        Query::Select { dataset: slot, .. }
+        | Query::Construct { dataset: slot, .. }
+        | Query::Describe { dataset: slot, .. }
+        | Query::Ask { dataset: slot, .. } => *slot = Some(dataset),
     }
 }
 

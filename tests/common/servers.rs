@@ -224,10 +224,10 @@ impl Server {
             .into();
         let deadline = Instant::now() + limit;
         loop {
-            if let Ok(response) = agent.get(&self.ready).call() {
-                if response.status() == 200 {
-                    return;
-                }
+            if let Ok(response) = agent.get(&self.ready).call()
+                && response.status() == 200
+            {
+                return;
             }
             assert!(
                 self.is_running(),

@@ -126,6 +126,75 @@ pub enum Command {
     /// Write a seeded synthetic corpus of realistic histories (for benchmarks and load
     /// tests): JSON Lines on standard output, or one JSON file per session with --dir.
     Generate(GenerateArgs),
+    /// Serve the store over HTTP: the SPARQL 1.1 Protocol at /sparql, REST for sessions
+    /// at /sessions, the canned queries at /queries, MCP (Streamable HTTP) at /mcp.
+    /// Reads are open; writes need `Authorization: Bearer $IHIGRAPH_TOKEN`, and without
+    /// IHIGRAPH_TOKEN in its environment the server is read-only. Stops on Ctrl-C or
+    /// SIGTERM, letting requests in flight finish (at most 10 s).
+    Serve(ServeArgs),
+    /// Serve the MCP tools over standard input and output, for hosts that start tools as
+    /// processes (read-only tools: list_sessions, recent_turns, tool_usage, search,
+    /// sparql_query).
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on. Anything but a loopback address lets other machines
+    /// read the whole store: put a TLS proxy in front and set IHIGRAPH_TOKEN.
+    #[arg(long, default_value = "127.0.0.1:7878", value_name = "ADDRESS:PORT")]
+    pub bind: std::net::SocketAddr,
+    /// Take SPARQL updates at /sparql (they still need the token).
+    #[arg(long)]
+    pub allow_update: bool,
+    #[command(flatten)]
+    pub limits: QueryLimitArgs,
+    /// The largest request body, in bytes (suffixes KiB, MiB, GiB); larger ones get 413.
+    #[arg(long, default_value = "256MiB", value_name = "SIZE", value_parser = parse_size)]
+    pub max_body: usize,
+    /// A host name (or host:port) MCP clients reach this server by, beside localhost;
+    /// MCP refuses other Host headers, against DNS rebinding. Repeat for several.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    #[command(flatten)]
+    pub limits: QueryLimitArgs,
+}
+
+/// How long a query may run and how long its answer may be.
+#[derive(Debug, Args)]
+pub struct QueryLimitArgs {
+    /// Seconds a query may run before it is stopped.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    pub query_timeout: f64,
+    /// The most rows (solutions or triples) in one answer; longer answers are refused.
+    #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_RESULTS, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_results: usize,
+}
+
+/// A size in bytes: a number with an optional KiB, MiB or GiB.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let (digits, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, ""), |at| text.split_at(at));
+    let factor: usize = match unit.trim() {
+        "" | "B" => 1,
+        "KiB" | "K" => 1 << 10,
+        "MiB" | "M" => 1 << 20,
+        "GiB" | "G" => 1 << 30,
+        other => return Err(format!("{other:?} is not a unit: use KiB, MiB or GiB")),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|number| number.checked_mul(factor))
+        .filter(|&size| size > 0)
+        .ok_or_else(|| format!("{text:?} is not a size such as 1048576, 512KiB or 256MiB"))
 }
 
 #[derive(Debug, Args)]

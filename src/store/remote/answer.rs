@@ -115,16 +115,16 @@ pub(super) fn triples(
         ));
     }
     // Virtuoso cuts a graph answer at its cap plus one, and says nothing.
-    if let Some(cap) = dialect.max_rows() {
-        if triples.len() as u64 > cap {
-            return Err(RemoteError::Truncated {
-                url: url.to_owned(),
-                reason: format!(
-                    "it holds {} triples, more than the server's cap (ResultSetMaxRows {cap}), which cuts graph answers silently",
-                    triples.len()
-                ),
-            });
-        }
+    if let Some(cap) = dialect.max_rows()
+        && triples.len() as u64 > cap
+    {
+        return Err(RemoteError::Truncated {
+            url: url.to_owned(),
+            reason: format!(
+                "it holds {} triples, more than the server's cap (ResultSetMaxRows {cap}), which cuts graph answers silently",
+                triples.len()
+            ),
+        });
     }
     Ok(triples)
 }

@@ -12,6 +12,7 @@ mod info;
 mod ingest;
 mod ontology;
 mod queries;
+mod serve;
 mod sparql;
 mod validate;
 
@@ -42,6 +43,8 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Ontology => ontology::run(),
         Command::Demo => demo::run(&open_store(&cli.store)?),
         Command::Generate(args) => generate::run(&args),
+        Command::Serve(args) => serve::http(open_store(&cli.store)?, &args),
+        Command::Mcp(args) => serve::stdio(open_store(&cli.store)?, &args),
     }
 }
 

@@ -1,0 +1,338 @@
+//! The Model Context Protocol: tools a model calls to read the histories, served over
+//! Streamable HTTP at `/mcp` and over stdio by [`serve_mcp_stdio`], with the official
+//! SDK (rmcp). Each tool answers JSON rows; a mistake in the call comes back as a tool
+//! error the model can read and correct.
+
+use super::ApiError;
+use super::error::chain;
+use super::rows::json_rows;
+use crate::query::{
+    Arguments, GraphFormat, RECENT_TURNS, ResultsFormat, ResultsShape, SEARCH, SESSIONS,
+    TOOL_USAGE, write_results_shaped,
+};
+use crate::store::{HistoryStore, QueryOptions, StoreError};
+use oxigraph::sparql::{CancellationToken, QueryResults};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::io;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The tools, over one store.
+#[derive(Clone)]
+pub struct McpTools {
+    store: Arc<HistoryStore>,
+    max_rows: usize,
+    query_timeout: Duration,
+    /// Writes go one at a time, with the HTTP server's (for the tools that write).
+    #[allow(dead_code)]
+    writing: Arc<Mutex<()>>,
+    tool_router: ToolRouter<Self>,
+}
+
+/// `list_sessions`' arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct ListSessions {
+    /// Only sessions of this M-Instance (MInstanceID).
+    pub m_instance: Option<String>,
+    /// Only sessions of this U-Environment (UEnvironmentID).
+    pub u_environment: Option<String>,
+    /// How many sessions to give, latest start first (1 to 1000; 20 when not given).
+    pub limit: Option<u32>,
+    /// How many sessions to skip first, to page through a long list.
+    pub offset: Option<u32>,
+}
+
+/// `recent_turns`' arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct RecentTurns {
+    /// The session's id (SessionID), as list_sessions gives it.
+    pub session: String,
+    /// How many turns, newest first (10 when not given).
+    pub n: Option<u32>,
+}
+
+/// `tool_usage`' arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct ToolUsage {
+    /// Only calls of this tool (its name as the model called it).
+    pub tool: Option<String>,
+    /// Only calls in this session (SessionID).
+    pub session: Option<String>,
+    /// Only calls at or after this time (RFC 3339, e.g. 2026-03-14T08:00:00Z).
+    pub since: Option<String>,
+    /// Only calls at or before this time (RFC 3339).
+    pub until: Option<String>,
+}
+
+/// `search`' arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct Search {
+    /// The text to look for in prompts and answers, case-insensitively.
+    pub text: String,
+    /// Only turns of this session (SessionID).
+    pub session: Option<String>,
+}
+
+/// `sparql_query`'s arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct SparqlQuery {
+    /// A SPARQL 1.1 SELECT, ASK, CONSTRUCT or DESCRIBE query. Its default graph is the
+    /// union of the session graphs. Prefixes: ch: <https://jido.ai/ontology/conversation-history#>,
+    /// ihi: <https://w3id.org/ihigraph/ontology#>. Updates are refused.
+    pub query: String,
+}
+
+#[tool_router]
+impl McpTools {
+    /// The tools over `store`: answers of at most `max_rows` rows, queries stopped after
+    /// `query_timeout`; `writing` is the lock the server's writes share.
+    pub fn new(
+        store: Arc<HistoryStore>,
+        max_rows: usize,
+        query_timeout: Duration,
+        writing: Arc<Mutex<()>>,
+    ) -> Self {
+        Self {
+            store,
+            max_rows,
+            query_timeout,
+            writing,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        description = "List the stored agent sessions (conversation histories), latest start first: session id, M-Instance, U-Environment, start time, turn count, last turn time. Use it to find a session id for the other tools."
+    )]
+    async fn list_sessions(
+        &self,
+        Parameters(arguments): Parameters<ListSessions>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let limit = arguments.limit.unwrap_or(20);
+        if !(1..=1000).contains(&limit) {
+            return Ok(mistake(format!("limit {limit}: give 1 to 1000")));
+        }
+        let offset = arguments.offset.unwrap_or(0) as usize;
+        let mut bound = Arguments::new();
+        if let Some(value) = arguments.m_instance {
+            bound = bound.raw("m-instance", value);
+        }
+        if let Some(value) = arguments.u_environment {
+            bound = bound.raw("u-environment", value);
+        }
+        let answer = self
+            .rows(usize::MAX, move |store, cancel| {
+                store.run_with(&SESSIONS, &bound, Some(cancel))
+            })
+            .await;
+        Ok(match answer {
+            Ok(rows) => {
+                let total = rows.len();
+                let page: Vec<Value> = rows.into_iter().skip(offset).take(limit as usize).collect();
+                CallToolResult::structured(
+                    json!({"sessions": page, "total": total, "offset": offset}),
+                )
+            }
+            Err(error) => mistake(error.message),
+        })
+    }
+
+    #[tool(
+        description = "The newest turns of one session, newest first: turn index, role (H-User, A-User, BKN), time, prompt text and answer text."
+    )]
+    async fn recent_turns(
+        &self,
+        Parameters(arguments): Parameters<RecentTurns>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let bound = Arguments::new()
+            .text("session", arguments.session)
+            .count("n", u64::from(arguments.n.unwrap_or(10)));
+        Ok(self.canned_rows(&RECENT_TURNS, bound, "turns").await)
+    }
+
+    #[tool(
+        description = "Tool invocations recorded in the sessions, newest first: session, turn, tool name, parameters, result, whether it failed, time. Filter by tool, session and time range."
+    )]
+    async fn tool_usage(
+        &self,
+        Parameters(arguments): Parameters<ToolUsage>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut bound = Arguments::new();
+        for (name, value) in [
+            ("tool", arguments.tool),
+            ("session", arguments.session),
+            ("since", arguments.since),
+            ("until", arguments.until),
+        ] {
+            if let Some(value) = value {
+                bound = bound.raw(name, value);
+            }
+        }
+        Ok(self.canned_rows(&TOOL_USAGE, bound, "invocations").await)
+    }
+
+    #[tool(
+        description = "Find turns whose prompt or answer text contains a text (case-insensitive), across all sessions or in one: session, turn index, role, prompt text, answer text."
+    )]
+    async fn search(
+        &self,
+        Parameters(arguments): Parameters<Search>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let mut bound = Arguments::new().text("text", arguments.text);
+        if let Some(session) = arguments.session {
+            bound = bound.text("session", session);
+        }
+        Ok(self.canned_rows(&SEARCH, bound, "turns").await)
+    }
+
+    #[tool(
+        description = "Run a read-only SPARQL 1.1 query over the conversation-history graph (one named graph per session; the default graph is their union). SELECT gives rows, ASK a boolean, CONSTRUCT and DESCRIBE N-Triples. Classes: ch:Conversation, ch:ConversationTurn, ch:Prompt, ch:Answer, ch:ToolInvocation; properties such as ihi:sessionId, ch:partOfConversation, ch:turnIndex, ch:promptText, ch:answerText."
+    )]
+    async fn sparql_query(
+        &self,
+        Parameters(arguments): Parameters<SparqlQuery>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let max_rows = self.max_rows;
+        let answer = self
+            .blocking(move |store, cancel| {
+                let options = QueryOptions {
+                    cancel: Some(cancel.clone()),
+                    ..QueryOptions::default()
+                };
+                let results = store
+                    .query_with(&arguments.query, &options)
+                    .map_err(|error| match error {
+                        StoreError::UpdateNotAllowed => ApiError::bad_request(
+                            "sparql_query is read-only: this is an update, and updates are refused",
+                        ),
+                        other => other.into(),
+                    })?;
+                match results {
+                    QueryResults::Boolean(value) => Ok(json!({ "boolean": value })),
+                    QueryResults::Solutions(_) => {
+                        let rows = json_rows(results, max_rows)?;
+                        Ok(json!({"rows": rows, "count": rows.len()}))
+                    }
+                    QueryResults::Graph(_) => {
+                        let shape = ResultsShape {
+                            results: ResultsFormat::Json,
+                            graph: GraphFormat::NTriples,
+                            max_rows: Some(max_rows),
+                        };
+                        let mut text = Vec::new();
+                        let count =
+                            write_results_shaped(results, shape, store.scheme().base(), &mut text)?;
+                        Ok(json!({"ntriples": String::from_utf8_lossy(&text), "count": count}))
+                    }
+                }
+            })
+            .await;
+        Ok(match answer {
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => mistake(error.message),
+        })
+    }
+}
+
+impl McpTools {
+    /// A canned query's rows under `key`, or the mistake in its arguments.
+    async fn canned_rows(
+        &self,
+        query: &'static crate::query::CannedQuery,
+        arguments: Arguments,
+        key: &str,
+    ) -> CallToolResult {
+        let answer = self
+            .rows(self.max_rows, move |store, cancel| {
+                store.run_with(query, &arguments, Some(cancel))
+            })
+            .await;
+        match answer {
+            Ok(rows) => CallToolResult::structured(json!({ key: rows, "count": rows.len() })),
+            Err(error) => mistake(error.message),
+        }
+    }
+
+    async fn rows(
+        &self,
+        max_rows: usize,
+        query: impl FnOnce(
+            &HistoryStore,
+            &CancellationToken,
+        ) -> Result<QueryResults<'static>, StoreError>
+        + Send
+        + 'static,
+    ) -> Result<Vec<Value>, ApiError> {
+        self.blocking(move |store, cancel| json_rows(query(store, cancel)?, max_rows))
+            .await
+    }
+
+    /// Runs store work on a blocking thread within the time limit.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&HistoryStore, &CancellationToken) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = Arc::clone(&self.store);
+        let cancel = CancellationToken::new();
+        let token = cancel.clone();
+        let task = tokio::task::spawn_blocking(move || work(&store, &token));
+        match tokio::time::timeout(self.query_timeout, task).await {
+            Ok(Ok(done)) => done,
+            Ok(Err(error)) => Err(ApiError::internal(format!(
+                "the tool's work failed: {error}"
+            ))),
+            Err(_) => {
+                cancel.cancel();
+                Err(ApiError::internal(format!(
+                    "the query ran past the time limit of {} s and was stopped: narrow it",
+                    self.query_timeout.as_secs_f64()
+                )))
+            }
+        }
+    }
+}
+
+/// A tool error the model reads: what was wrong with the call.
+fn mistake(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for McpTools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("ihigraph", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Conversation histories of AI agents (MPAI PGM-IHI sessions) as a knowledge graph. \
+                 Start with list_sessions to find session ids; recent_turns and search read turns; \
+                 tool_usage lists tool calls; sparql_query answers anything else.",
+            )
+    }
+}
+
+/// Serves the tools over standard input and output until the client closes them.
+///
+/// # Errors
+///
+/// When the stdio transport cannot start or fails.
+pub async fn serve_mcp_stdio(tools: McpTools) -> io::Result<()> {
+    let running = tools
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|error| io::Error::other(chain(&error)))?;
+    running
+        .waiting()
+        .await
+        .map_err(|error| io::Error::other(error.to_string()))?;
+    Ok(())
+}

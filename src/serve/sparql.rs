@@ -1,0 +1,378 @@
+//! The SPARQL 1.1 Protocol at `/sparql`: queries by GET, by POST of a form or of the
+//! query itself; updates by POST, with the token and `--allow-update`. Answers in the
+//! format the `Accept` header prefers; a query has a time limit and a row limit.
+
+use super::negotiate::{choose, content_type};
+use super::{ApiError, AppState, auth};
+use crate::query::{GraphFormat, ResultsFormat, ResultsShape, write_results_shaped};
+use crate::store::{HistoryStore, QueryOptions, StoreError};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use oxigraph::model::NamedNode;
+use oxigraph::sparql::CancellationToken;
+use spargebra::{Query, SparqlParser};
+
+/// The media types of SELECT and ASK answers, the first one the default.
+pub(crate) const RESULTS_OFFERS: &[(&str, ResultsFormat)] = &[
+    ("application/sparql-results+json", ResultsFormat::Json),
+    ("application/json", ResultsFormat::Json),
+    ("application/sparql-results+xml", ResultsFormat::Xml),
+    ("application/xml", ResultsFormat::Xml),
+    ("text/csv", ResultsFormat::Csv),
+    ("text/tab-separated-values", ResultsFormat::Tsv),
+];
+
+/// The media types of CONSTRUCT and DESCRIBE answers, the first one the default.
+const GRAPH_OFFERS: &[(&str, GraphFormat)] = &[
+    ("text/turtle", GraphFormat::Turtle),
+    ("application/n-triples", GraphFormat::NTriples),
+    ("application/ld+json", GraphFormat::JsonLd),
+];
+
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new().route("/sparql", get(sparql_get).post(sparql_post))
+}
+
+/// What a protocol request asks.
+enum Operation {
+    Query {
+        text: String,
+        default_graphs: Vec<NamedNode>,
+        named_graphs: Vec<NamedNode>,
+    },
+    Update(String),
+}
+
+async fn sparql_get(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
+    answer(&state, operation, &headers).await
+}
+
+async fn sparql_post(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let url = query.as_deref().unwrap_or("");
+    let operation = operation(&Method::POST, url, Some((&content_type(&headers), &body)))?;
+    answer(&state, operation, &headers).await
+}
+
+async fn answer(
+    state: &AppState,
+    operation: Operation,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    match operation {
+        Operation::Query {
+            text,
+            default_graphs,
+            named_graphs,
+        } => {
+            let shape = shape_for(&text, headers, state.options.max_results)?;
+            let options = QueryOptions {
+                default_graphs,
+                named_graphs,
+                cancel: None,
+            };
+            run_query(state, shape, move |store, cancel| {
+                let options = QueryOptions {
+                    cancel: Some(cancel.clone()),
+                    ..options
+                };
+                store
+                    .query_with(&text, &options)
+                    .map_err(|error| match error {
+                        StoreError::UpdateNotAllowed => ApiError::bad_request(
+                            "this is a SPARQL update: POST it as update= or as application/sparql-update",
+                        ),
+                        other => other.into(),
+                    })
+            })
+            .await
+        }
+        Operation::Update(text) => {
+            if !state.options.allow_update {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "SPARQL updates are disabled: the server was started without --allow-update",
+                ));
+            }
+            auth::may_write(&state.options, headers)?;
+            state.write(move |store| Ok(store.update(&text)?)).await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+    }
+}
+
+/// The answer's shape: a query's form decides between the results and the graph
+/// formats, and the `Accept` header within them.
+fn shape_for(text: &str, headers: &HeaderMap, max_rows: usize) -> Result<Shaped, ApiError> {
+    let graph_form = match SparqlParser::new().parse_query(text) {
+        Ok(query) => matches!(query, Query::Construct { .. } | Query::Describe { .. }),
+        // The store tells what is wrong with the text.
+        Err(_) => false,
+    };
+    let (media, shape) = if graph_form {
+        let (media, graph) = choose(headers, &with_media(GRAPH_OFFERS))?;
+        let shape = ResultsShape {
+            results: ResultsFormat::Json,
+            graph,
+            max_rows: Some(max_rows),
+        };
+        (media, shape)
+    } else {
+        let (media, results) = choose(headers, &with_media(RESULTS_OFFERS))?;
+        let shape = ResultsShape {
+            results,
+            graph: GraphFormat::Turtle,
+            max_rows: Some(max_rows),
+        };
+        (media, shape)
+    };
+    Ok(Shaped { media, shape })
+}
+
+/// Offers that tell their media type beside their value.
+pub(crate) fn with_media<T: Copy>(
+    offers: &[(&'static str, T)],
+) -> Vec<(&'static str, (&'static str, T))> {
+    offers
+        .iter()
+        .map(|&(media, value)| (media, (media, value)))
+        .collect()
+}
+
+/// An answer's media type and shape.
+#[derive(Clone, Copy)]
+pub(crate) struct Shaped {
+    pub(crate) media: &'static str,
+    pub(crate) shape: ResultsShape,
+}
+
+/// Runs a query on a blocking thread within the time limit, and writes its answer in
+/// `shaped`; past the limit the query is cancelled and 503 answered.
+pub(crate) async fn run_query(
+    state: &AppState,
+    shaped: Shaped,
+    query: impl FnOnce(
+        &HistoryStore,
+        &CancellationToken,
+    ) -> Result<oxigraph::sparql::QueryResults<'static>, ApiError>
+    + Send
+    + 'static,
+) -> Result<Response, ApiError> {
+    let cancel = CancellationToken::new();
+    let token = cancel.clone();
+    let work = state.blocking(move |store| {
+        let results = query(store, &token)?;
+        let mut body = Vec::new();
+        write_results_shaped(results, shaped.shape, store.scheme().base(), &mut body)?;
+        Ok(body)
+    });
+    let limit = state.options.query_timeout;
+    let body = if let Ok(done) = tokio::time::timeout(limit, work).await {
+        done?
+    } else {
+        cancel.cancel();
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the query ran past the time limit of {} s (the server's --query-timeout) and was stopped",
+                limit.as_secs_f64()
+            ),
+        ));
+    };
+    let mut response = body.into_response();
+    let media = if shaped.media.starts_with("text/") {
+        format!("{}; charset=utf-8", shaped.media)
+    } else {
+        shaped.media.to_owned()
+    };
+    if let Ok(value) = HeaderValue::from_str(&media) {
+        response.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    Ok(response)
+}
+
+/// Reads the protocol's parameters from the URL's query string and, for a POST, from
+/// the body: a form, or the query or update itself.
+fn operation(
+    method: &Method,
+    url_query: &str,
+    body: Option<(&str, &Bytes)>,
+) -> Result<Operation, ApiError> {
+    let mut parameters: Vec<(String, String)> = form_urlencoded::parse(url_query.as_bytes())
+        .into_owned()
+        .collect();
+    let mut direct = None;
+    if let Some((media, bytes)) = body {
+        let text = || {
+            String::from_utf8(bytes.to_vec())
+                .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))
+        };
+        match media {
+            "application/x-www-form-urlencoded" => {
+                parameters.extend(form_urlencoded::parse(bytes).into_owned());
+            }
+            "application/sparql-query" => direct = Some(("query", text()?)),
+            "application/sparql-update" => direct = Some(("update", text()?)),
+            other => {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    format!(
+                        "a POST to /sparql is application/x-www-form-urlencoded, application/sparql-query or application/sparql-update, not {:?}",
+                        other
+                    ),
+                ));
+            }
+        }
+    }
+    let mut query = None;
+    let mut update = None;
+    let mut default_graphs = Vec::new();
+    let mut named_graphs = Vec::new();
+    for (name, value) in parameters {
+        match name.as_str() {
+            "query" => set_once(&mut query, "query", value)?,
+            "update" => set_once(&mut update, "update", value)?,
+            "default-graph-uri" => default_graphs.push(graph_iri(&name, &value)?),
+            "named-graph-uri" => named_graphs.push(graph_iri(&name, &value)?),
+            "using-graph-uri" | "using-named-graph-uri" => {
+                return Err(ApiError::bad_request(format!(
+                    "{name} is not supported: write USING or USING NAMED in the update itself"
+                )));
+            }
+            _ => {}
+        }
+    }
+    match direct {
+        Some(("query", text)) => set_once(&mut query, "query", text)?,
+        Some((_, text)) => set_once(&mut update, "update", text)?,
+        None => {}
+    }
+    match (query, update) {
+        (Some(_), Some(_)) => Err(ApiError::bad_request(
+            "a request holds a query or an update, not both",
+        )),
+        (Some(text), None) => Ok(Operation::Query {
+            text,
+            default_graphs,
+            named_graphs,
+        }),
+        (None, Some(_)) if *method == Method::GET => Err(ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "an update is sent by POST, never by GET",
+        )),
+        (None, Some(text)) if default_graphs.is_empty() && named_graphs.is_empty() => {
+            Ok(Operation::Update(text))
+        }
+        (None, Some(_)) => Err(ApiError::bad_request(
+            "default-graph-uri and named-graph-uri are for queries; an update names its graphs itself",
+        )),
+        (None, None) => Err(ApiError::bad_request(
+            "no query: give query= (GET or a POSTed form), a POSTed application/sparql-query, or an update",
+        )),
+    }
+}
+
+fn set_once(slot: &mut Option<String>, name: &str, value: String) -> Result<(), ApiError> {
+    if slot.replace(value).is_some() {
+        return Err(ApiError::bad_request(format!(
+            "{name} is given more than once"
+        )));
+    }
+    Ok(())
+}
+
+fn graph_iri(name: &str, value: &str) -> Result<NamedNode, ApiError> {
+    NamedNode::new(value)
+        .map_err(|error| ApiError::bad_request(format!("{name} {value:?} is not an IRI: {error}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query_of(operation: Operation) -> (String, usize, usize) {
+        match operation {
+            Operation::Query {
+                text,
+                default_graphs,
+                named_graphs,
+            } => (text, default_graphs.len(), named_graphs.len()),
+            Operation::Update(_) => panic!("an update"),
+        }
+    }
+
+    #[test]
+    fn the_three_request_forms_of_a_query() {
+        let get = operation(
+            &Method::GET,
+            "query=ASK%20%7B%7D&default-graph-uri=http%3A%2F%2Fa",
+            None,
+        );
+        assert_eq!(query_of(get.unwrap()), ("ASK {}".to_owned(), 1, 0));
+        let form = Bytes::from_static(b"query=ASK+%7B%7D&named-graph-uri=http%3A%2F%2Fb");
+        let post = operation(
+            &Method::POST,
+            "",
+            Some(("application/x-www-form-urlencoded", &form)),
+        );
+        assert_eq!(query_of(post.unwrap()), ("ASK {}".to_owned(), 0, 1));
+        let direct = Bytes::from_static(b"ASK {}");
+        let post = operation(
+            &Method::POST,
+            "default-graph-uri=http%3A%2F%2Fa",
+            Some(("application/sparql-query", &direct)),
+        );
+        assert_eq!(query_of(post.unwrap()), ("ASK {}".to_owned(), 1, 0));
+    }
+
+    #[test]
+    fn updates_and_mistakes() {
+        let body = Bytes::from_static(b"CLEAR ALL");
+        let update = operation(
+            &Method::POST,
+            "",
+            Some(("application/sparql-update", &body)),
+        )
+        .unwrap();
+        assert!(matches!(update, Operation::Update(text) if text == "CLEAR ALL"));
+        let status = |result: Result<Operation, ApiError>| result.err().map(|error| error.status);
+        assert_eq!(
+            status(operation(&Method::GET, "update=CLEAR%20ALL", None)),
+            Some(StatusCode::METHOD_NOT_ALLOWED)
+        );
+        assert_eq!(
+            status(operation(&Method::GET, "query=a&query=b", None)),
+            Some(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(
+            status(operation(&Method::GET, "", None)),
+            Some(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(
+            status(operation(
+                &Method::GET,
+                "query=a&default-graph-uri=not%20an%20iri",
+                None
+            )),
+            Some(StatusCode::BAD_REQUEST)
+        );
+        let text = Bytes::from_static(b"ASK {}");
+        assert_eq!(
+            status(operation(&Method::POST, "", Some(("text/plain", &text)))),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
+    }
+}

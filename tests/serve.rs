@@ -1,0 +1,1032 @@
+//! `ihigraph serve` and `ihigraph mcp`, started as real processes on free ports and
+//! talked to with real clients: an HTTP client (ureq) for REST and the SPARQL protocol's
+//! three request forms, Python's SPARQLWrapper (the standard SPARQL client library),
+//! and rmcp's MCP client over Streamable HTTP and over stdio.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::print_stderr)]
+
+use ihigraph::generate::{GenerateOptions, generate};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ClientConfig};
+use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "test-token-7f3a";
+
+/// A running `ihigraph serve`, stopped when dropped; its log lines are kept.
+struct Server {
+    child: Child,
+    base: String,
+    log: Arc<Mutex<Vec<String>>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// Starts a server on a new store with the token set and these extra arguments.
+    fn start(arguments: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server = Self::on(&dir.path().join("store"), Some(TOKEN), arguments);
+        server._dir = Some(dir);
+        server
+    }
+
+    fn on(store: &Path, token: Option<&str>, arguments: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_ihigraph"));
+        command
+            .arg("--store")
+            .arg(store)
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(arguments)
+            .env_remove("IHIGRAPH_TOKEN")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if let Some(token) = token {
+            command.env("IHIGRAPH_TOKEN", token);
+        }
+        let mut child = command.spawn().unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let lines = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let line = line.unwrap_or_default();
+                if let Some(at) = line.find(" at http://") {
+                    let address = line[at + 4..].split_whitespace().next().unwrap_or("");
+                    let _ = sender.send(address.trim_end_matches('/').to_owned());
+                }
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let base = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("the server did not start: {:?}", log.lock().unwrap()));
+        Self {
+            child,
+            base,
+            log,
+            _dir: None,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP answer, read whole.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    content_type: String,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|error| panic!("not JSON ({error}): {}", self.body))
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+fn call(method: &str, url: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+    let mut request = ureq::http::Request::builder().method(method).uri(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = match body {
+        Some(body) => agent().run(request.body(body).unwrap()),
+        None => agent().run(request.body(()).unwrap()),
+    }
+    .unwrap();
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let body = response.into_body().read_to_string().unwrap();
+    Reply {
+        status,
+        content_type,
+        body,
+    }
+}
+
+fn get(url: &str) -> Reply {
+    call("GET", url, &[], None)
+}
+
+const BEARER: (&str, &str) = ("Authorization", "Bearer test-token-7f3a");
+
+fn documents(count: usize, seed: u64) -> Vec<Value> {
+    generate(GenerateOptions {
+        sessions: count,
+        seed,
+        min_turns: 3,
+        max_turns: 12,
+    })
+    .collect()
+}
+
+fn put(server: &Server, document: &Value) -> Reply {
+    let id = document["SessionID"].as_str().unwrap();
+    call(
+        "PUT",
+        &server.url(&format!("/sessions/{id}")),
+        &[BEARER, ("Content-Type", "application/json")],
+        Some(document.to_string().as_bytes()),
+    )
+}
+
+fn session_count(server: &Server) -> u64 {
+    get(&server.url("/sessions")).json()["total"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn sessions_are_put_read_listed_and_deleted() {
+    let server = Server::start(&[]);
+    let docs = documents(3, 11);
+    let first = put(&server, &docs[0]);
+    assert_eq!(first.status, 201, "{}", first.body);
+    assert_eq!(first.json()["created"], true);
+    let again = put(&server, &docs[0]);
+    assert_eq!(
+        (again.status, again.json()["unchanged"].clone()),
+        (200, json!(true))
+    );
+    let mut changed = docs[0].clone();
+    changed["MInstanceID"] = json!("m-instance/other");
+    let replaced = put(&server, &changed);
+    assert_eq!(
+        (replaced.status, replaced.json()["replaced"].clone()),
+        (200, json!(true))
+    );
+    for document in &docs[1..] {
+        assert_eq!(put(&server, document).status, 201);
+    }
+
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let read = get(&server.url(&format!("/sessions/{id}")));
+    assert_eq!(read.status, 200);
+    assert!(read.content_type.starts_with("application/json"));
+    assert_eq!(
+        read.json(),
+        docs[1],
+        "the document comes back as it was put"
+    );
+    for (media, check) in [
+        ("application/n-quads", " ."),
+        ("application/trig", " {\n"),
+        ("text/turtle", "@prefix"),
+        ("application/ld+json", "@id"),
+    ] {
+        let rdf = call(
+            "GET",
+            &server.url(&format!("/sessions/{id}")),
+            &[("Accept", media)],
+            None,
+        );
+        assert_eq!(rdf.status, 200, "{media}: {}", rdf.body);
+        assert!(
+            rdf.content_type.starts_with(media),
+            "{media}: {}",
+            rdf.content_type
+        );
+        assert!(rdf.body.contains(check), "{media}");
+    }
+
+    let page = get(&server.url("/sessions?limit=2")).json();
+    assert_eq!(
+        (
+            page["total"].as_u64(),
+            page["sessions"].as_array().unwrap().len()
+        ),
+        (Some(3), 2)
+    );
+    let next = page["next"].as_str().unwrap();
+    let rest = get(&server.url(next)).json();
+    assert_eq!(rest["sessions"].as_array().unwrap().len(), 1);
+    assert_eq!(rest["next"], Value::Null);
+    assert_eq!(get(&server.url("/sessions?limit=0")).status, 400);
+    assert_eq!(get(&server.url("/sessions?offset=x")).status, 400);
+
+    let delete = |id: &str| {
+        call(
+            "DELETE",
+            &server.url(&format!("/sessions/{id}")),
+            &[BEARER],
+            None,
+        )
+    };
+    assert_eq!(delete(id).status, 204);
+    assert_eq!(delete(id).status, 404);
+    assert_eq!(get(&server.url(&format!("/sessions/{id}"))).status, 404);
+    assert_eq!(session_count(&server), 2);
+}
+
+#[test]
+fn turns_are_appended_and_sessions_started() {
+    let server = Server::start(&[]);
+    let document = &documents(1, 12)[0];
+    let id = document["SessionID"].as_str().unwrap();
+    let mut head = document.clone();
+    let turns = head["Turns"].as_array().unwrap().clone();
+    head["Turns"] = json!(turns[..turns.len() - 1]);
+    head["TurnCount"] = json!(turns.len() - 1);
+    assert_eq!(put(&server, &head).status, 201);
+    let last = turns.last().unwrap().to_string();
+    let url = server.url(&format!("/sessions/{id}/turns"));
+    let appended = call("POST", &url, &[BEARER], Some(last.as_bytes()));
+    assert_eq!(appended.status, 200, "{}", appended.body);
+    assert_eq!(appended.json()["turns"], turns.len());
+    assert_eq!(
+        get(&server.url(&format!("/sessions/{id}"))).json(),
+        *document
+    );
+    // The same turn again has the wrong TurnIndex: refused, located, nothing changed.
+    let refused = call("POST", &url, &[BEARER], Some(last.as_bytes()));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused.json()["diagnostics"][0]["pointer"]
+            .as_str()
+            .unwrap()
+            .starts_with("/Turns/")
+    );
+    assert_eq!(
+        get(&server.url(&format!("/sessions/{id}"))).json(),
+        *document
+    );
+
+    let first = turns[0].to_string();
+    let unknown = server.url("/sessions/new-one/turns");
+    assert_eq!(
+        call("POST", &unknown, &[BEARER], Some(first.as_bytes())).status,
+        404
+    );
+    let create =
+        format!("{unknown}?create=true&m-instance=m1&u-environment=u1&data-id=d1&source-aim=aim");
+    let created = call("POST", &create, &[BEARER], Some(first.as_bytes()));
+    assert_eq!(created.status, 201, "{}", created.body);
+    let partial = format!("{unknown}?create=true&m-instance=m1");
+    let missing = call("POST", &partial, &[BEARER], Some(first.as_bytes()));
+    assert_eq!(missing.status, 400);
+    assert!(missing.body.contains("u-environment"), "{}", missing.body);
+}
+
+#[test]
+fn writes_need_the_token_and_change_nothing_without_it() {
+    let server = Server::start(&[]);
+    let document = &documents(1, 13)[0];
+    let id = document["SessionID"].as_str().unwrap();
+    let body = document.to_string();
+    let url = server.url(&format!("/sessions/{id}"));
+    for headers in [
+        vec![],
+        vec![("Authorization", "Bearer wrong")],
+        vec![("Authorization", "Basic dGVzdA==")],
+    ] {
+        let reply = call("PUT", &url, &headers, Some(body.as_bytes()));
+        assert_eq!(reply.status, 401, "{headers:?}: {}", reply.body);
+        assert!(reply.json()["error"].as_str().unwrap().contains("token"));
+    }
+    assert_eq!(session_count(&server), 0);
+    assert_eq!(put(&server, document).status, 201);
+    assert_eq!(
+        call("DELETE", &url, &[("Authorization", "Bearer nope")], None).status,
+        401
+    );
+    assert_eq!(session_count(&server), 1);
+    // The token never reaches the log, nor do bodies.
+    let log = server.log().join("\n");
+    assert!(log.contains(&format!("PUT /sessions/{id} 401")), "{log}");
+    assert!(
+        !log.contains(TOKEN) && !log.contains("wrong") && !log.contains("Turns"),
+        "{log}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = Server::on(&dir.path().join("store"), None, &["--allow-update"]);
+    assert!(
+        read_only.log().join("\n").contains("read-only"),
+        "{:?}",
+        read_only.log()
+    );
+    let reply = call(
+        "PUT",
+        &read_only.url(&format!("/sessions/{id}")),
+        &[BEARER],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(reply.status, 403, "{}", reply.body);
+    let update = call(
+        "POST",
+        &read_only.url("/sparql"),
+        &[BEARER, ("Content-Type", "application/sparql-update")],
+        Some(b"CLEAR ALL"),
+    );
+    assert_eq!(update.status, 403);
+    assert_eq!(get(&read_only.url("/healthz")).json()["writable"], false);
+}
+
+#[test]
+fn bad_documents_get_located_diagnostics() {
+    let server = Server::start(&[]);
+    let url = server.url("/sessions/s1");
+    let syntax = call(
+        "PUT",
+        &url,
+        &[BEARER],
+        Some(b"{\n  \"Header\": \"PGM-IHI-V1.0\",\n  oops\n}"),
+    );
+    assert_eq!(syntax.status, 400);
+    let diagnostic = &syntax.json()["diagnostics"][0];
+    assert_eq!(
+        (diagnostic["line"].as_u64(), diagnostic["rule"].as_str()),
+        (Some(3), Some("syntax"))
+    );
+
+    let mut document = documents(1, 14)[0].clone();
+    document["SessionID"] = json!("s1");
+    document["Turns"][0]["Role"] = json!("Robot");
+    let schema = call(
+        "PUT",
+        &url,
+        &[BEARER],
+        Some(document.to_string().as_bytes()),
+    );
+    assert_eq!(schema.status, 400, "{}", schema.body);
+    let pointers: Vec<&str> = schema.json()["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|diagnostic| diagnostic["pointer"].as_str())
+        .map(|pointer| {
+            if pointer.starts_with("/Turns/0/Role") {
+                "/Turns/0/Role"
+            } else {
+                "other"
+            }
+        })
+        .collect();
+    assert!(pointers.contains(&"/Turns/0/Role"), "{}", schema.body);
+
+    let other = call(
+        "PUT",
+        &server.url("/sessions/s2"),
+        &[BEARER],
+        Some(documents(1, 14)[0].to_string().as_bytes()),
+    );
+    assert_eq!(other.status, 400);
+    assert_eq!(other.json()["diagnostics"][0]["pointer"], "/SessionID");
+    assert_eq!(session_count(&server), 0);
+}
+
+#[test]
+fn other_formats_go_through_their_importer_and_large_bodies_are_refused() {
+    let server = Server::start(&["--max-body", "64KiB"]);
+    let chat = br#"[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"}]"#;
+    let imported = call(
+        "PUT",
+        &server.url("/sessions/chat-1?from=openai-chat"),
+        &[BEARER],
+        Some(chat),
+    );
+    assert_eq!(imported.status, 201, "{}", imported.body);
+    assert_eq!(
+        get(&server.url("/sessions/chat-1")).json()["Turns"][0]["Role"],
+        "H-User"
+    );
+    let broken = br#"[{"role":"wizard","content":"Hi"}]"#;
+    let refused = call(
+        "PUT",
+        &server.url("/sessions/chat-2?from=openai-chat"),
+        &[BEARER],
+        Some(broken),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused.json()["diagnostics"][0]["place"]
+            .as_str()
+            .unwrap()
+            .contains("/0"),
+        "{}",
+        refused.body
+    );
+    let unknown = call(
+        "PUT",
+        &server.url("/sessions/x?from=klingon"),
+        &[BEARER],
+        Some(chat),
+    );
+    assert_eq!(unknown.status, 400);
+
+    let large = vec![b' '; 65 * 1024];
+    let too_large = call("PUT", &server.url("/sessions/s1"), &[BEARER], Some(&large));
+    assert_eq!(too_large.status, 413);
+    assert_eq!(
+        get(&server.url("/healthz")).status,
+        200,
+        "the server goes on"
+    );
+    assert_eq!(session_count(&server), 1);
+}
+
+/// A store with a few sessions, served with the given arguments.
+fn served_corpus(arguments: &[&str]) -> (Server, Vec<Value>) {
+    let server = Server::start(arguments);
+    let docs = documents(4, 21);
+    for document in &docs {
+        assert_eq!(put(&server, document).status, 201);
+    }
+    (server, docs)
+}
+
+const COUNT_TURNS: &str = "PREFIX ch: <https://jido.ai/ontology/conversation-history#> SELECT (COUNT(?t) AS ?n) WHERE { ?t a ch:ConversationTurn }";
+
+fn form(query: &str) -> String {
+    form_urlencoded::Serializer::new(String::new())
+        .append_pair("query", query)
+        .finish()
+}
+
+#[test]
+fn the_sparql_protocol_answers_its_three_request_forms() {
+    let (server, docs) = served_corpus(&[]);
+    let turns: usize = docs
+        .iter()
+        .map(|d| d["Turns"].as_array().unwrap().len())
+        .sum();
+    let expected = turns.to_string();
+    let by_get = get(&server.url(&format!("/sparql?{}", form(COUNT_TURNS))));
+    let by_form = call(
+        "POST",
+        &server.url("/sparql"),
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        Some(form(COUNT_TURNS).as_bytes()),
+    );
+    let direct = call(
+        "POST",
+        &server.url("/sparql"),
+        &[("Content-Type", "application/sparql-query")],
+        Some(COUNT_TURNS.as_bytes()),
+    );
+    for reply in [by_get, by_form, direct] {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.content_type, "application/sparql-results+json");
+        assert_eq!(
+            reply.json()["results"]["bindings"][0]["n"]["value"],
+            expected
+        );
+    }
+    let bad = get(&server.url(&format!("/sparql?{}", form("SELECT WHERE {"))));
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.json()["error"].as_str().unwrap().contains("SPARQL"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(get(&server.url("/sparql")).status, 400);
+    assert_eq!(get(&server.url("/sparql?update=CLEAR%20ALL")).status, 405);
+}
+
+#[test]
+fn sparql_answers_come_in_the_format_asked_for() {
+    let (server, docs) = served_corpus(&[]);
+    let select = server.url(&format!("/sparql?{}", form(COUNT_TURNS)));
+    for (accept, media, check) in [
+        (
+            "application/sparql-results+xml",
+            "application/sparql-results+xml",
+            "<sparql",
+        ),
+        ("text/csv", "text/csv", "n\r\n"),
+        (
+            "text/tab-separated-values",
+            "text/tab-separated-values",
+            "?n\n",
+        ),
+        (
+            "text/html;q=0.9, application/json",
+            "application/json",
+            "\"bindings\"",
+        ),
+    ] {
+        let reply = call("GET", &select, &[("Accept", accept)], None);
+        assert_eq!(reply.status, 200, "{accept}");
+        assert!(
+            reply.content_type.starts_with(media),
+            "{accept}: {}",
+            reply.content_type
+        );
+        assert!(reply.body.contains(check), "{accept}: {}", reply.body);
+    }
+    assert_eq!(
+        call("GET", &select, &[("Accept", "text/html")], None).status,
+        406
+    );
+
+    let construct = form(
+        "CONSTRUCT { ?t a <http://example.org/Turn> } WHERE { ?t a <https://jido.ai/ontology/conversation-history#ConversationTurn> }",
+    );
+    for (accept, check) in [
+        ("text/turtle", "@prefix"),
+        ("application/n-triples", "<http://example.org/Turn> ."),
+        ("application/ld+json", "\"@id\""),
+    ] {
+        let reply = call(
+            "GET",
+            &server.url(&format!("/sparql?{construct}")),
+            &[("Accept", accept)],
+            None,
+        );
+        assert_eq!(reply.status, 200, "{accept}: {}", reply.body);
+        assert!(reply.content_type.starts_with(accept));
+        assert!(reply.body.contains(check), "{accept}: {}", reply.body);
+    }
+    let one = docs[0]["SessionID"].as_str().unwrap();
+    let graph = format!("https://w3id.org/ihigraph/id/graph/{one}");
+    let only_one = get(&server.url(&format!(
+        "/sparql?{}&default-graph-uri={}",
+        form(COUNT_TURNS),
+        form_urlencoded::byte_serialize(graph.as_bytes()).collect::<String>()
+    )));
+    assert_eq!(
+        only_one.json()["results"]["bindings"][0]["n"]["value"],
+        docs[0]["Turns"].as_array().unwrap().len().to_string()
+    );
+}
+
+#[test]
+fn updates_need_allow_update_and_the_token() {
+    let (server, _) = served_corpus(&[]);
+    let update = |server: &Server, headers: &[(&str, &str)]| {
+        let mut all = vec![("Content-Type", "application/sparql-update")];
+        all.extend_from_slice(headers);
+        call("POST", &server.url("/sparql"), &all, Some(b"INSERT DATA { GRAPH <http://example.org/g> { <http://a> <http://b> <http://c> } }"))
+    };
+    assert_eq!(
+        update(&server, &[BEARER]).status,
+        403,
+        "without --allow-update"
+    );
+    let (server, _) = served_corpus(&["--allow-update"]);
+    assert_eq!(update(&server, &[]).status, 401);
+    assert_eq!(
+        update(&server, &[("Authorization", "Bearer bad")]).status,
+        401
+    );
+    let ask = form("ASK { GRAPH <http://example.org/g> { ?s ?p ?o } }");
+    assert_eq!(
+        get(&server.url(&format!("/sparql?{ask}"))).json()["boolean"],
+        false
+    );
+    assert_eq!(update(&server, &[BEARER]).status, 204);
+    assert_eq!(
+        get(&server.url(&format!("/sparql?{ask}"))).json()["boolean"],
+        true
+    );
+    let as_query = call(
+        "POST",
+        &server.url("/sparql"),
+        &[("Content-Type", "application/sparql-query")],
+        Some(b"CLEAR ALL"),
+    );
+    assert_eq!(as_query.status, 400);
+    assert!(as_query.body.contains("update"), "{}", as_query.body);
+}
+
+#[test]
+fn long_queries_and_long_answers_are_stopped_and_said() {
+    let (server, _) = served_corpus(&["--query-timeout", "0.5", "--max-results", "5"]);
+    let started = Instant::now();
+    let slow = get(&server.url(&format!(
+        "/sparql?{}",
+        form("SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }")
+    )));
+    assert_eq!(slow.status, 503, "{}", slow.body);
+    assert!(
+        slow.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("time limit of 0.5 s"),
+        "{}",
+        slow.body
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let long = get(&server.url(&format!("/sparql?{}", form("SELECT ?t WHERE { ?t ?p ?o }"))));
+    assert_eq!(long.status, 422, "{}", long.body);
+    assert!(
+        long.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("more than 5 rows")
+    );
+    let short = get(&server.url(&format!(
+        "/sparql?{}",
+        form("SELECT ?t WHERE { ?t ?p ?o } LIMIT 5")
+    )));
+    assert_eq!(short.status, 200);
+    // The stopped query does not hold up what comes after it.
+    assert_eq!(get(&server.url("/healthz")).status, 200);
+}
+
+#[test]
+fn canned_queries_are_listed_and_run() {
+    let (server, docs) = served_corpus(&[]);
+    let list = get(&server.url("/queries")).json();
+    let recent = list["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|query| query["name"] == "recent-turns")
+        .unwrap();
+    assert_eq!(recent["parameters"][0]["name"], "session");
+    assert_eq!(recent["parameters"][0]["required"], true);
+    let id = docs[2]["SessionID"].as_str().unwrap();
+    let rows = get(&server.url(&format!("/queries/recent-turns?session={id}&n=2"))).json();
+    let bindings = rows["results"]["bindings"].as_array().unwrap();
+    let last = docs[2]["Turns"].as_array().unwrap().len() - 1;
+    assert_eq!(bindings.len(), 2);
+    assert_eq!(bindings[0]["turnIndex"]["value"], last.to_string());
+    let csv = call(
+        "GET",
+        &server.url(&format!("/queries/recent-turns?session={id}&n=2")),
+        &[("Accept", "text/csv")],
+        None,
+    );
+    assert!(csv.content_type.starts_with("text/csv"));
+    assert_eq!(csv.body.lines().count(), 3, "{}", csv.body);
+    assert_eq!(
+        get(&server.url("/queries/recent-turns")).status,
+        400,
+        "session is required"
+    );
+    assert_eq!(
+        get(&server.url("/queries/recent-turns?session=a&n=many")).status,
+        400
+    );
+    assert_eq!(get(&server.url("/queries/no-such-query")).status, 404);
+}
+
+/// Python's SPARQLWrapper, as a notebook would use it: GET, then POST, JSON and CSV.
+#[test]
+fn a_standard_sparql_client_library_reads_the_endpoint() {
+    let (server, docs) = served_corpus(&[]);
+    let script = r#"
+import sys
+from SPARQLWrapper import SPARQLWrapper, JSON, CSV, POST
+endpoint = SPARQLWrapper(sys.argv[1])
+endpoint.setQuery(sys.argv[2])
+endpoint.setReturnFormat(JSON)
+print(endpoint.query().convert()["results"]["bindings"][0]["n"]["value"])
+endpoint.setMethod(POST)
+endpoint.setReturnFormat(CSV)
+print(endpoint.query().convert().decode().splitlines()[1])
+"#;
+    let output = match Command::new("python3")
+        .args(["-c", script, &server.url("/sparql"), COUNT_TURNS])
+        .output()
+    {
+        Ok(output)
+            if String::from_utf8_lossy(&output.stderr)
+                .contains("No module named 'SPARQLWrapper'") =>
+        {
+            if std::env::var("IHIGRAPH_SKIP_CLIENTS").is_ok_and(|value| value == "1") {
+                eprintln!("skipped: SPARQLWrapper is not installed and IHIGRAPH_SKIP_CLIENTS=1");
+                return;
+            }
+            panic!(
+                "SPARQLWrapper is missing: pip install SPARQLWrapper (or .ci/bootstrap), or set IHIGRAPH_SKIP_CLIENTS=1"
+            );
+        }
+        Ok(output) => output,
+        Err(error) => panic!("python3 cannot run ({error}); set IHIGRAPH_SKIP_CLIENTS=1 to skip"),
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let turns: usize = docs
+        .iter()
+        .map(|d| d["Turns"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("{turns}\n{turns}\n")
+    );
+}
+
+fn tool_call(name: &str, arguments: &Value) -> CallToolRequestParams {
+    let arguments = arguments.as_object().expect("tool arguments are an object");
+    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments.clone())
+}
+
+/// The same checks over either transport.
+async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    docs: &[Value],
+) {
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<String> = tools.iter().map(|tool| tool.name.to_string()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "list_sessions",
+            "recent_turns",
+            "search",
+            "sparql_query",
+            "tool_usage"
+        ]
+    );
+    for tool in &tools {
+        assert!(
+            tool.description
+                .as_ref()
+                .is_some_and(|text| text.len() > 40),
+            "{}",
+            tool.name
+        );
+        assert_eq!(
+            tool.input_schema.get("type"),
+            Some(&json!("object")),
+            "{}",
+            tool.name
+        );
+    }
+    let listed = client
+        .call_tool(tool_call("list_sessions", &json!({"limit": 2})))
+        .await
+        .unwrap();
+    let listed = listed.structured_content.unwrap();
+    assert_eq!(
+        (
+            listed["total"].as_u64(),
+            listed["sessions"].as_array().unwrap().len()
+        ),
+        (Some(docs.len() as u64), 2)
+    );
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let recent = client
+        .call_tool(tool_call("recent_turns", &json!({"session": id, "n": 3})))
+        .await
+        .unwrap();
+    let turns = recent.structured_content.unwrap()["turns"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(turns.len(), 3);
+    assert_eq!(
+        turns[0]["turnIndex"],
+        docs[1]["Turns"].as_array().unwrap().len() - 1
+    );
+    let newest = &turns[0];
+    let text = newest["answerText"]
+        .as_str()
+        .or_else(|| newest["promptText"].as_str())
+        .and_then(|text| text.split_whitespace().next())
+        .unwrap_or_else(|| panic!("the newest turn has a text: {newest}"));
+    let found = client
+        .call_tool(tool_call("search", &json!({"text": text, "session": id})))
+        .await
+        .unwrap();
+    assert!(found.structured_content.unwrap()["count"].as_u64().unwrap() >= 1);
+    check_mcp_queries(client, docs).await;
+}
+
+async fn check_mcp_queries<S: rmcp::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    docs: &[Value],
+) {
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let usage = client
+        .call_tool(tool_call("tool_usage", &json!({"session": id})))
+        .await
+        .unwrap();
+    assert_eq!(usage.is_error, Some(false));
+    let asked = client
+        .call_tool(tool_call("sparql_query", &json!({"query": COUNT_TURNS})))
+        .await
+        .unwrap();
+    let turns: usize = docs
+        .iter()
+        .map(|d| d["Turns"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(asked.structured_content.unwrap()["rows"][0]["n"], turns);
+    let update = client
+        .call_tool(tool_call("sparql_query", &json!({"query": "CLEAR ALL"})))
+        .await
+        .unwrap();
+    assert_eq!(update.is_error, Some(true));
+    assert!(format!("{:?}", update.content).contains("read-only"));
+    let wrong = client
+        .call_tool(tool_call("tool_usage", &json!({"since": "yesterday"})))
+        .await
+        .unwrap();
+    assert_eq!(wrong.is_error, Some(true), "{wrong:?}");
+    assert!(
+        format!("{:?}", wrong.content).contains("dateTime"),
+        "{wrong:?}"
+    );
+    // A call that misses a required argument is a tool error the model reads.
+    let missing = client
+        .call_tool(tool_call("recent_turns", &json!({})))
+        .await
+        .unwrap();
+    assert_eq!(missing.is_error, Some(true), "{missing:?}");
+    assert!(
+        format!("{:?}", missing.content).contains("session"),
+        "{missing:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_over_streamable_http() {
+    let (server, docs) = tokio::task::spawn_blocking(|| served_corpus(&[]))
+        .await
+        .unwrap();
+    let transport = StreamableHttpClientTransport::from_uri(server.url("/mcp"));
+    let client = ClientConfig::default().serve(transport).await.unwrap();
+    assert_eq!(
+        client
+            .peer_info()
+            .unwrap()
+            .server_info
+            .as_ref()
+            .map(|info| info.name.as_str()),
+        Some("ihigraph")
+    );
+    check_mcp_tools(&client, &docs).await;
+    client.cancel().await.unwrap();
+    assert!(
+        server
+            .log()
+            .iter()
+            .any(|line| line.contains("POST /mcp 200")),
+        "{:?}",
+        server.log()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_over_stdio() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let docs = documents(3, 31);
+    {
+        let server = Server::on(&store, Some(TOKEN), &[]);
+        for document in &docs {
+            assert_eq!(put(&server, document).status, 201);
+        }
+    }
+    let command =
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_ihigraph")).configure(|command| {
+            command.arg("--store").arg(&store).arg("mcp");
+        });
+    let client = ClientConfig::default()
+        .serve(TokioChildProcess::new(command).unwrap())
+        .await
+        .unwrap();
+    check_mcp_tools(&client, &docs).await;
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn sigterm_lets_a_write_in_flight_finish_or_roll_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let big = generate(GenerateOptions {
+        sessions: 1,
+        seed: 41,
+        min_turns: 1000,
+        max_turns: 1000,
+    })
+    .next()
+    .unwrap();
+    let mut server = Server::on(&store, Some(TOKEN), &[]);
+    let url = server.url(&format!("/sessions/{}", big["SessionID"].as_str().unwrap()));
+    let body = big.to_string();
+    let writer = std::thread::spawn(move || {
+        let mut request = ureq::http::Request::builder().method("PUT").uri(url);
+        request = request.header(BEARER.0, BEARER.1);
+        agent()
+            .run(request.body(body.as_bytes()).unwrap())
+            .map(|reply| reply.status().as_u16())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let stopped = Instant::now();
+    let pid = server.child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(15),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "exits within 10 s"
+    );
+    assert!(status.success(), "{status:?}: {:?}", server.log());
+    let answered = writer.join().unwrap();
+    let log = server.log().join("\n");
+    assert!(log.contains("stopping"), "{log}");
+    drop(server);
+    // The session is whole or absent, never part of itself.
+    let check = Command::new(env!("CARGO_BIN_EXE_ihigraph"))
+        .arg("--store")
+        .arg(&store)
+        .args(["export", "--format", "pgm-ihi"])
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+    let stored = String::from_utf8(check.stdout).unwrap();
+    match answered {
+        Ok(201) => assert_eq!(serde_json::from_str::<Value>(stored.trim()).unwrap(), big),
+        _ => assert!(
+            stored.trim().is_empty()
+                || serde_json::from_str::<Value>(stored.trim()).unwrap() == big
+        ),
+    }
+}
+
+/// Readers never see part of a session while a writer puts sessions.
+#[test]
+fn readers_see_sessions_whole_while_a_writer_puts() {
+    let server = Arc::new(Server::start(&[]));
+    let docs = documents(40, 51);
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let partial = "PREFIX ch: <https://jido.ai/ontology/conversation-history#> PREFIX ihi: <https://w3id.org/ihigraph/ontology#> \
+        SELECT ?s ?count (COUNT(?t) AS ?n) WHERE { GRAPH ?g { ?c ihi:sessionId ?s ; ihi:turnCount ?count . \
+        OPTIONAL { ?t ch:partOfConversation ?c } } } GROUP BY ?s ?count HAVING (COUNT(?t) != ?count)";
+    let readers: Vec<_> = (0..6)
+        .map(|_| {
+            let (server, done) = (Arc::clone(&server), Arc::clone(&done));
+            let url = server.url(&format!("/sparql?{}", form(partial)));
+            std::thread::spawn(move || {
+                let (mut reads, mut errors, mut partials) = (0, 0, 0);
+                while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                    let reply = get(&url);
+                    reads += 1;
+                    if reply.status == 200 {
+                        partials += reply.json()["results"]["bindings"]
+                            .as_array()
+                            .unwrap()
+                            .len();
+                    } else {
+                        errors += 1;
+                    }
+                }
+                (reads, errors, partials)
+            })
+        })
+        .collect();
+    for document in &docs {
+        assert_eq!(put(&server, document).status, 201);
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    for reader in readers {
+        let (reads, errors, partials) = reader.join().unwrap();
+        assert!(reads > 0);
+        assert_eq!((errors, partials), (0, 0));
+    }
+    assert_eq!(session_count(&server), 40);
+}

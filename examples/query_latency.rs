@@ -24,22 +24,7 @@ use std::time::{Duration, Instant};
 const PASSES: usize = 5;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let (store_dir, sample) = common::store_and_sample("query_latency")?;
-    let store = HistoryStore::open(store_dir.as_ref(), &Default::default())?;
-    let mut sessions = store.sessions()?;
-    sessions.sort();
-    if sessions.is_empty() {
-        return Err("the store holds no session".into());
-    }
-    let chosen: Vec<&str> = common::spread(&sessions, sample)
-        .into_iter()
-        .map(|(id, _)| id.as_str())
-        .collect();
-    println!(
-        "{} sessions in the store, {} sampled",
-        sessions.len(),
-        chosen.len()
-    );
+    let (store, chosen) = common::store_with_sample("query_latency")?;
     for query in [&RECENT_TURNS, &TOOL_USAGE] {
         // A first pass warms the caches as a running application's would be.
         for session in &chosen {

@@ -22,11 +22,14 @@ const LAYERS: &[(&str, &[&str])] = &[
         "ingest",
         &["model", "read", "check", "import", "rdf", "store"],
     ),
+    ("context", &["model", "payload", "store"]),
+    ("memory", &["model", "payload", "rdf", "store"]),
     ("generate", &[]),
     (
         "serve",
         &[
-            "model", "read", "check", "import", "rdf", "query", "store", "ingest",
+            "model", "read", "check", "import", "rdf", "query", "store", "ingest", "context",
+            "memory",
         ],
     ),
 ];

@@ -217,6 +217,7 @@ fn every_term_the_mapper_can_write_is_declared() {
         .iter()
         .chain(vocab::ihi::ALL)
         .chain(vocab::jido::ALL)
+        .chain(vocab::jcore::ALL)
         .chain(vocab::prov::ALL)
     {
         assert!(

@@ -837,11 +837,26 @@ fn session_queries_read_only_that_sessions_graph() {
     // session has: a scan over all sessions would show at least one per session.
     let (store, raw) = store_with_raw();
     let template = example("code-review-abc.json");
-    let sessions = 150;
+    // Enough sessions that one session's work, repeated per class by a plan, stays below
+    // half of them, and a scan of all of them above.
+    let sessions = 300;
     for index in 0..sessions {
         let mut document = template.clone();
         document["SessionID"] = json!(format!("s{index}"));
         ingest(&store, &document);
+    }
+    // A memory item from a turn of each session, for `memories` and `memory-items`.
+    for index in 0..sessions {
+        let request = ihigraph::memory::Remember {
+            session: format!("s{index}"),
+            turn: 1,
+            kind: ihigraph::memory::MemoryKind::Fact,
+            text: format!("fact {index}"),
+            valid_from: None,
+            valid_until: None,
+        };
+        ihigraph::memory::remember(&store, &request, "2026-11-25T10:00:00Z".parse().unwrap())
+            .unwrap();
     }
     for query in CANNED_QUERIES {
         if !query

@@ -99,10 +99,15 @@ fn sorted(text: &str) -> Vec<String> {
 /// What a store answers to everything read-only: exports, lists, counts and every
 /// canned query, for the sessions it holds.
 fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
+    // Memory items carry the time each store made them: not compared.
+    let made_at = |line: &String| !line.contains("generatedAtTime");
     let mut answers = vec![
         (
             "nquads".to_owned(),
-            sorted(&target.out(&["export", "--format", "nquads"])),
+            sorted(&target.out(&["export", "--format", "nquads"]))
+                .into_iter()
+                .filter(made_at)
+                .collect(),
         ),
         (
             "pgm-ihi".to_owned(),
@@ -128,6 +133,26 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
             document["SessionID"].as_str().unwrap().to_owned()
         })
         .collect();
+    // Context for the next call, in every format, as on the embedded store.
+    for id in ids.iter().take(3) {
+        for format in ["openai-chat", "openai-responses", "anthropic", "gemini"] {
+            answers.push((
+                format!("context {id} {format}"),
+                sorted(&target.out(&["context", id, "--budget", "4000", "--format", format])),
+            ));
+        }
+    }
+    // The memory items, but for when each was made.
+    let memory: Vec<String> = target
+        .out(&["memory", "--format", "tsv"])
+        .lines()
+        .map(|line| {
+            let mut columns: Vec<&str> = line.split('\t').collect();
+            columns.remove(5);
+            columns.join("\t")
+        })
+        .collect();
+    answers.push(("memory".to_owned(), sorted(&memory.join("\n"))));
     for query in ihigraph::query::CANNED_QUERIES {
         let needs_session = query
             .parameters
@@ -327,8 +352,59 @@ fn every_command_answers_on_both_servers_as_on_the_embedded_store() {
     assert_same_answers(&targets, "after replace and append");
 
     for target in &targets {
+        target.out(&[
+            "remember",
+            "--session",
+            "research-rag-memory",
+            "--turn",
+            "0",
+            "--kind",
+            "fact",
+            "from research only",
+        ]);
+        target.out(&[
+            "remember",
+            "--session",
+            "research-rag-memory",
+            "--turn",
+            "1",
+            "--kind",
+            "lesson",
+            "from both",
+        ]);
+        target.out(&[
+            "remember",
+            "--session",
+            "abc",
+            "--turn",
+            "1",
+            "--kind",
+            "lesson",
+            "--valid-until",
+            "2027-01-01",
+            "from both",
+        ]);
+    }
+    assert_same_answers(&targets, "after remember");
+
+    for target in &targets {
         target.out(&["ingest", path(&corpus.changed)]);
-        target.out(&["delete", "--session", "research-rag-memory"]);
+        let receipt = target.out(&["delete", "--session", "research-rag-memory"]);
+        assert!(
+            receipt.contains("removed (derived from this session only): 1"),
+            "{}: {receipt}",
+            target.name
+        );
+        assert!(
+            receipt.contains("unlinked (derived from other sessions too): 1"),
+            "{}: {receipt}",
+            target.name
+        );
+        assert!(
+            receipt.contains("check: no triple"),
+            "{}: {receipt}",
+            target.name
+        );
         let gone = target.run(&["export", "--session", "research-rag-memory"]);
         assert_eq!(gone.status.code(), Some(1), "{}", target.name);
     }
@@ -343,6 +419,7 @@ fn every_command_answers_on_both_servers_as_on_the_embedded_store() {
         let dump = std::fs::read_to_string(&file).unwrap();
         let (blank, named): (Vec<String>, Vec<String>) = sorted(&dump)
             .into_iter()
+            .filter(|line| !line.contains("generatedAtTime"))
             .partition(|line| line.contains("_:"));
         dumps.push((named, blank.len()));
     }

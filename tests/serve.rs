@@ -245,7 +245,21 @@ fn sessions_are_put_read_listed_and_deleted() {
             None,
         )
     };
-    assert_eq!(delete(id).status, 204);
+    let dry = call(
+        "DELETE",
+        &server.url(&format!("/sessions/{id}?dry-run=true")),
+        &[],
+        None,
+    );
+    assert_eq!(dry.status, 200, "{}", dry.body);
+    assert_eq!(dry.json()["dry_run"], true);
+    assert_eq!(session_count(&server), 3, "a dry run deletes nothing");
+    let receipt = delete(id);
+    assert_eq!(receipt.status, 200, "{}", receipt.body);
+    let receipt = receipt.json();
+    assert_eq!(receipt["session"], id);
+    assert_eq!(receipt["mentions_left"], 0);
+    assert!(receipt["graph_triples"].as_u64().unwrap() > 10);
     assert_eq!(delete(id).status, 404);
     assert_eq!(get(&server.url(&format!("/sessions/{id}"))).status, 404);
     assert_eq!(session_count(&server), 2);
@@ -753,6 +767,7 @@ fn tool_call(name: &str, arguments: &Value) -> CallToolRequestParams {
 async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
     client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
     docs: &[Value],
+    writes: bool,
 ) {
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<String> = tools.iter().map(|tool| tool.name.to_string()).collect();
@@ -760,8 +775,10 @@ async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
     assert_eq!(
         names,
         [
+            "get_context",
             "list_sessions",
             "recent_turns",
+            "remember",
             "search",
             "sparql_query",
             "tool_usage"
@@ -820,6 +837,57 @@ async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
         .unwrap();
     assert!(found.structured_content.unwrap()["count"].as_u64().unwrap() >= 1);
     check_mcp_queries(client, docs).await;
+    check_mcp_context(client, docs, writes).await;
+}
+
+async fn check_mcp_context<S: rmcp::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    docs: &[Value],
+    writes: bool,
+) {
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let context = client
+        .call_tool(tool_call(
+            "get_context",
+            &json!({"session": id, "budget": 4000, "format": "anthropic"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(context.is_error, Some(false), "{context:?}");
+    let context = context.structured_content.unwrap();
+    assert_eq!(context["request"]["messages"][0]["role"], "user");
+    assert!(context["tokens"].as_u64().unwrap() <= 4000);
+    assert_eq!(context["tokenizer"], "cl100k_base");
+    let small = client
+        .call_tool(tool_call(
+            "get_context",
+            &json!({"session": id, "budget": 5}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(small.is_error, Some(true));
+    assert!(
+        format!("{:?}", small.content).contains("needs"),
+        "{small:?}"
+    );
+    let remembered = client
+        .call_tool(tool_call(
+            "remember",
+            &json!({"session": id, "turn": 0, "kind": "fact", "text": "remembered over MCP"}),
+        ))
+        .await
+        .unwrap();
+    if writes {
+        assert_eq!(remembered.is_error, Some(false), "{remembered:?}");
+        assert_eq!(remembered.structured_content.unwrap()["created"], true);
+    } else {
+        // Over HTTP without the token: refused, as every write is.
+        assert_eq!(remembered.is_error, Some(true), "{remembered:?}");
+        assert!(
+            format!("{:?}", remembered.content).contains("token"),
+            "{remembered:?}"
+        );
+    }
 }
 
 async fn check_mcp_queries<S: rmcp::Service<rmcp::RoleClient>>(
@@ -868,6 +936,69 @@ async fn check_mcp_queries<S: rmcp::Service<rmcp::RoleClient>>(
     );
 }
 
+#[test]
+fn context_and_memory_over_rest() {
+    let (server, docs) = served_corpus(&[]);
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let context = get(&server.url(&format!("/sessions/{id}/context?budget=4000&format=gemini")));
+    assert_eq!(context.status, 200, "{}", context.body);
+    let context = context.json();
+    assert_eq!(context["request"]["contents"][0]["role"], "user");
+    assert!(context["tokens"].as_u64().unwrap() <= 4000);
+    assert_eq!(context["format"], "gemini");
+    for (query, status) in [
+        ("budget=3", 422),
+        ("budget=4000&format=bogus", 400),
+        ("budget=lots", 400),
+        ("format=gemini", 400),
+        ("budget=4000&system=maybe", 400),
+    ] {
+        let reply = get(&server.url(&format!("/sessions/{id}/context?{query}")));
+        assert_eq!(reply.status, status, "{query}: {}", reply.body);
+        assert!(reply.json()["error"].as_str().is_some());
+    }
+    assert_eq!(
+        get(&server.url("/sessions/nope/context?budget=4000")).status,
+        404
+    );
+
+    let memory = server.url(&format!("/sessions/{id}/memory"));
+    let body = br#"{"turn": 0, "kind": "decision", "text": "Use the REST door", "valid_from": "2026-01-01"}"#;
+    assert_eq!(call("POST", &memory, &[], Some(body)).status, 401);
+    let made = call("POST", &memory, &[BEARER], Some(body));
+    assert_eq!(made.status, 201, "{}", made.body);
+    let item = made.json()["id"].as_str().unwrap().to_owned();
+    assert_eq!(call("POST", &memory, &[BEARER], Some(body)).status, 200);
+    for (bad, status) in [
+        (&br#"{"turn": 0, "kind": "opinion", "text": "x"}"#[..], 400),
+        (br#"{"turn": 999, "kind": "fact", "text": "x"}"#, 404),
+        (br#"{"kind": "fact"}"#, 400),
+        (
+            br#"{"turn": 0, "kind": "fact", "text": "x", "valid_from": "soon"}"#,
+            400,
+        ),
+    ] {
+        let reply = call("POST", &memory, &[BEARER], Some(bad));
+        assert_eq!(reply.status, status, "{}", reply.body);
+    }
+    let listed = get(&server.url(&format!("/memory?session={id}"))).json();
+    assert_eq!(listed["items"].as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed["items"][0]["text"], "Use the REST door");
+    assert_eq!(
+        get(&server.url("/memory?kind=fact")).json()["items"],
+        json!([])
+    );
+    assert_eq!(
+        get(&server.url("/memory?at=2025-06-01")).json()["items"],
+        json!([])
+    );
+    assert_eq!(get(&server.url("/memory?kind=opinion")).status, 400);
+    let forget = server.url(&format!("/memory/{item}"));
+    assert_eq!(call("DELETE", &forget, &[], None).status, 401);
+    assert_eq!(call("DELETE", &forget, &[BEARER], None).status, 204);
+    assert_eq!(call("DELETE", &forget, &[BEARER], None).status, 404);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_over_streamable_http() {
     let (server, docs) = tokio::task::spawn_blocking(|| served_corpus(&[]))
@@ -884,7 +1015,7 @@ async fn mcp_over_streamable_http() {
             .map(|info| info.name.as_str()),
         Some("ihigraph")
     );
-    check_mcp_tools(&client, &docs).await;
+    check_mcp_tools(&client, &docs, false).await;
     client.cancel().await.unwrap();
     assert!(
         server
@@ -915,7 +1046,7 @@ async fn mcp_over_stdio() {
         .serve(TokioChildProcess::new(command).unwrap())
         .await
         .unwrap();
-    check_mcp_tools(&client, &docs).await;
+    check_mcp_tools(&client, &docs, true).await;
     client.cancel().await.unwrap();
 }
 

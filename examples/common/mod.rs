@@ -1,6 +1,7 @@
 //! What the measuring examples share: their command line (`STORE_DIR [--sample N]`),
 //! the sessions they sample, and the quantiles they print.
 
+use ihigraph::HistoryStore;
 use std::error::Error;
 use std::time::Duration;
 
@@ -27,4 +28,27 @@ pub fn spread<T>(items: &[T], sample: usize) -> Vec<&T> {
 pub fn quantile(times: &mut [Duration], quantile: f64) -> Duration {
     times.sort();
     times[((times.len() - 1) as f64 * quantile).round() as usize]
+}
+
+/// The store given on the command line, opened, and up to `--sample` of its sessions
+/// spread over it (by SessionID order), with the line that says so printed.
+#[allow(dead_code)] // store_lookup reads its store with Oxigraph alone.
+pub fn store_with_sample(program: &str) -> Result<(HistoryStore, Vec<String>), Box<dyn Error>> {
+    let (store_dir, sample) = store_and_sample(program)?;
+    let store = HistoryStore::open(store_dir.as_ref(), &Default::default())?;
+    let mut sessions = store.sessions()?;
+    sessions.sort();
+    if sessions.is_empty() {
+        return Err("the store holds no session".into());
+    }
+    let chosen: Vec<String> = spread(&sessions, sample)
+        .into_iter()
+        .map(|(id, _)| id.clone())
+        .collect();
+    println!(
+        "{} sessions in the store, {} sampled",
+        sessions.len(),
+        chosen.len()
+    );
+    Ok((store, chosen))
 }

@@ -11,11 +11,13 @@ mod gemini;
 mod glm;
 mod harmony;
 mod langchain;
+mod messages;
 mod openai;
 mod responses;
 mod text;
 mod tools;
 
 pub use call::{ToolCall, ToolResultFound};
+pub use messages::{Message, Part, Speaker, answer_messages, prompt_messages};
 pub use text::{PayloadKind, payload_text};
 pub use tools::{find_tool_calls, find_tool_results};

@@ -137,7 +137,7 @@ fn is_call_or_reasoning(message: &Map<String, Value>) -> bool {
 }
 
 /// A message's role and the object holding its content.
-fn message_body(item: &Map<String, Value>) -> Option<(&str, &Map<String, Value>)> {
+pub(super) fn message_body(item: &Map<String, Value>) -> Option<(&str, &Map<String, Value>)> {
     if let Some(role) = item.get("role").and_then(Value::as_str) {
         return Some((role, item));
     }

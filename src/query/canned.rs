@@ -315,6 +315,39 @@ pub const MEMORY_ITEMS: CannedQuery = CannedQuery {
     sparql: include_str!("../../queries/memory-items.rq"),
 };
 
+/// `memories`: the memory items `remember` made, with the turns they came from.
+pub const MEMORIES: CannedQuery = CannedQuery {
+    name: "memories",
+    summary: "memory items made by remember: id, kind, text, session, turn, times",
+    parameters: &[
+        Parameter {
+            name: "session",
+            variable: Some("workSession"),
+            kind: ParameterKind::WorkSession,
+            required: false,
+            default: None,
+            help: "only items derived from this SessionID (bound as its work-session IRI)",
+        },
+        Parameter {
+            name: "kind",
+            variable: Some("class"),
+            kind: ParameterKind::Class,
+            required: false,
+            default: None,
+            help: "only items of this class (jido:Fact, jido:Decision, jido:LessonLearned, or jcore: twins)",
+        },
+        Parameter {
+            name: "at",
+            variable: Some("at"),
+            kind: ParameterKind::DateTime,
+            required: false,
+            default: None,
+            help: "only items that hold at this time",
+        },
+    ],
+    sparql: include_str!("../../queries/memories.rq"),
+};
+
 /// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
 /// give one row per turn.
 pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
@@ -369,6 +402,7 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     INSTRUCTIONS,
     ROLES,
     MEMORY_ITEMS,
+    MEMORIES,
     DESIGN_RECENT_TURNS,
     DESIGN_TOOL_INVOCATIONS,
 ];

@@ -9,7 +9,9 @@ mod patterns;
 mod results;
 
 pub use canned::*;
-pub use parameters::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
+pub use parameters::{
+    Argument, Arguments, Parameter, ParameterError, ParameterKind, parse_date_time,
+};
 pub use results::{
     GraphFormat, ResultsError, ResultsFormat, ResultsShape, write_results, write_results_shaped,
 };

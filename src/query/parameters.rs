@@ -218,7 +218,7 @@ pub(super) fn date_time_term(time: DateTime) -> BoundValue {
 
 /// An `xsd:dateTime`; a date alone is its midnight, and a time without a zone is UTC
 /// (as every time ihigraph writes is), so that comparisons are always defined.
-pub(super) fn parse_date_time(text: &str) -> Option<DateTime> {
+pub fn parse_date_time(text: &str) -> Option<DateTime> {
     let text = text.trim();
     let full = if text.len() == 10 {
         format!("{text}T00:00:00Z")

@@ -39,7 +39,11 @@ pub(super) fn fill_values_row(
         | GraphPattern::LeftJoin { left, right, .. }
         | GraphPattern::Union { left, right }
         | GraphPattern::Minus { left, right } => {
-            fill_values_row(left, row) || fill_values_row(right, row)
+            // Every row of the parameters is filled: a query may repeat it in each
+            // branch of a UNION, where the values are needed before the join.
+            let in_left = fill_values_row(left, row);
+            let in_right = fill_values_row(right, row);
+            in_left || in_right
         }
         GraphPattern::Filter { inner, .. }
         | GraphPattern::Graph { inner, .. }

@@ -109,6 +109,17 @@ impl IriScheme {
         )
     }
 
+    /// The named graph of the memory items made from turns (`remember`): one for the
+    /// store, outside every session graph, since an item may come from several sessions.
+    pub fn memory_graph(&self) -> NamedNode {
+        self.node(&["memory"])
+    }
+
+    /// A memory item, by its id.
+    pub fn memory_item(&self, id: &str) -> NamedNode {
+        self.node(&["memory", &encode_segment(id)])
+    }
+
     /// A tool, shared by every call of it in every session.
     pub fn tool(&self, tool_name: &str) -> NamedNode {
         self.node(&["tool", &encode_segment(tool_name)])

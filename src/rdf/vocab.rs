@@ -189,6 +189,14 @@ terms!(
     STORE_SETTINGS = "storeSettings",
     /// Store settings: the digest of the ontologies stored beside the sessions.
     ONTOLOGY_DIGEST = "ontologyDigest",
+    /// A memory item's id (what `forget` takes).
+    MEMORY_ID = "memoryId",
+    /// What a memory item says.
+    MEMORY_TEXT = "memoryText",
+    /// From when a memory item holds.
+    VALID_FROM = "validFrom",
+    /// Until when a memory item holds (exclusive).
+    VALID_UNTIL = "validUntil",
 });
 
 terms!(
@@ -208,6 +216,26 @@ terms!(
     AGENT_SOURCE = "AgentSource",
     /// Source: a tool.
     TOOL_SOURCE = "ToolSource",
+    /// A memory item: a fact.
+    FACT = "Fact",
+    /// A memory item: a decision.
+    DECISION = "Decision",
+    /// A memory item: a lesson learned.
+    LESSON_LEARNED = "LessonLearned",
+});
+
+terms!(
+    /// The Jido core ontology as jidoka publishes it (`jcore:`), whose memory classes
+    /// ihigraph writes beside its own, so that queries in either vocabulary find them.
+    jcore, "https://jido.ai/ontologies/core#", {
+    /// Any memory.
+    MEMORY = "Memory",
+    /// A fact.
+    FACT = "Fact",
+    /// A decision.
+    DECISION = "Decision",
+    /// A lesson learned.
+    LESSON_LEARNED = "LessonLearned",
 });
 
 terms!(
@@ -223,6 +251,10 @@ terms!(
     WAS_GENERATED_BY = "wasGeneratedBy",
     /// Activity -> when it started.
     STARTED_AT_TIME = "startedAtTime",
+    /// Entity -> an entity it was derived from.
+    WAS_DERIVED_FROM = "wasDerivedFrom",
+    /// Entity -> when it was generated.
+    GENERATED_AT_TIME = "generatedAtTime",
 });
 
 /// Datatypes and RDF terms used beside the ontology namespaces.
@@ -239,6 +271,7 @@ pub const PREFIXES: &[(&str, &str)] = &[
     ("ch", ch::NAMESPACE),
     ("ihi", ihi::NAMESPACE),
     ("jido", jido::NAMESPACE),
+    ("jcore", jcore::NAMESPACE),
     ("prov", prov::NAMESPACE),
     ("xsd", "http://www.w3.org/2001/XMLSchema#"),
     ("rdf", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"),

@@ -182,3 +182,28 @@ impl From<IngestError> for ApiError {
         }
     }
 }
+
+impl From<crate::context::ContextError> for ApiError {
+    fn from(error: crate::context::ContextError) -> Self {
+        use crate::context::ContextError;
+        match error {
+            ContextError::Store(store) => store.into(),
+            budget @ ContextError::BudgetTooSmall { .. } => {
+                Self::new(StatusCode::UNPROCESSABLE_ENTITY, chain(&budget))
+            }
+        }
+    }
+}
+
+impl From<crate::memory::MemoryError> for ApiError {
+    fn from(error: crate::memory::MemoryError) -> Self {
+        use crate::memory::MemoryError;
+        match error {
+            MemoryError::Store(store) => store.into(),
+            MemoryError::UnknownTurn { .. } | MemoryError::UnknownItem(_) => {
+                Self::not_found(chain(&error))
+            }
+            other => Self::bad_request(chain(&other)),
+        }
+    }
+}

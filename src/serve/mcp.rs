@@ -5,6 +5,7 @@
 
 use super::ApiError;
 use super::error::chain;
+use super::memory::{MemoryRequest, context_json, context_options, remembered_json};
 use super::rows::json_rows;
 use crate::query::{
     Arguments, GraphFormat, RECENT_TURNS, ResultsFormat, ResultsShape, SEARCH, SESSIONS,
@@ -12,9 +13,11 @@ use crate::query::{
 };
 use crate::store::{HistoryStore, QueryOptions, StoreError};
 use oxigraph::sparql::{CancellationToken, QueryResults};
+use rmcp::RoleServer;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -28,10 +31,41 @@ pub struct McpTools {
     store: Arc<HistoryStore>,
     max_rows: usize,
     query_timeout: Duration,
-    /// Writes go one at a time, with the HTTP server's (for the tools that write).
-    #[allow(dead_code)]
+    /// Writes go one at a time, with the HTTP server's.
     writing: Arc<Mutex<()>>,
+    /// The HTTP server's token: over HTTP, a tool that writes needs it (over stdio, the
+    /// host that started the process owns the store).
+    token: Option<String>,
     tool_router: ToolRouter<Self>,
+}
+
+/// `get_context`'s arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct GetContext {
+    /// The session's id (SessionID).
+    pub session: String,
+    /// Tokens the request may take: system prompt, messages and their framing.
+    pub budget: u64,
+    /// The request shape: openai-chat (default), openai-responses, anthropic or gemini.
+    pub format: Option<String>,
+    /// o200k_base or cl100k_base (default: the format's).
+    pub tokenizer: Option<String>,
+    /// keep (default) or drop the session's system prompt.
+    pub system: Option<String>,
+    /// Only the turns up to this TurnIndex.
+    pub until: Option<u64>,
+}
+
+/// `remember`'s arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct RememberArguments {
+    /// The session's id (SessionID).
+    pub session: String,
+    /// The memory item: turn, kind, text, validity.
+    #[serde(flatten)]
+    pub item: MemoryRequest,
 }
 
 /// `list_sessions`' arguments.
@@ -107,8 +141,78 @@ impl McpTools {
             max_rows,
             query_timeout,
             writing,
+            token: None,
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// Over HTTP: the server's token, which the tools that write need.
+    #[must_use]
+    pub fn with_token(self, token: Option<String>) -> Self {
+        Self { token, ..self }
+    }
+
+    #[tool(
+        description = "Context for your next model call: the newest turns of a session that fit a token budget, as the request body of a provider's API (openai-chat: {messages}; openai-responses: {input}; anthropic: {system, messages}; gemini: {systemInstruction, contents}). Every tool call comes with its result. Gives the request, its token count, the turns it holds and what was left out."
+    )]
+    async fn get_context(
+        &self,
+        Parameters(arguments): Parameters<GetContext>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let options = match context_options(
+            Some(&arguments.budget.to_string()),
+            arguments.format.as_deref(),
+            arguments.tokenizer.as_deref(),
+            arguments.system.as_deref(),
+            arguments.until.map(|until| until.to_string()).as_deref(),
+        ) {
+            Ok(options) => options,
+            Err(error) => return Ok(mistake(error.message)),
+        };
+        let session = arguments.session;
+        let answer = self
+            .blocking(move |store, _| context_json(store, &session, &options))
+            .await;
+        Ok(match answer {
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => mistake(error.message),
+        })
+    }
+
+    #[tool(
+        description = "Remember something from a session for the long term: a fact, a decision or a lesson, derived from one turn (give its TurnIndex). The item keeps where it came from (the turn, the session, when, who said it) and the time it holds for. Remembering the same kind and text again from another turn adds that turn as a source."
+    )]
+    async fn remember(
+        &self,
+        Parameters(arguments): Parameters<RememberArguments>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if let Some(parts) = context.extensions.get::<axum::http::request::Parts>() {
+            let options = super::ServeOptions {
+                token: self.token.clone(),
+                ..super::ServeOptions::default()
+            };
+            if let Err(error) = super::auth::may_write(&options, &parts.headers) {
+                return Ok(mistake(error.message));
+            }
+        }
+        let request = match arguments.item.to_remember(arguments.session) {
+            Ok(request) => request,
+            Err(error) => return Ok(mistake(error.message)),
+        };
+        let writing = Arc::clone(&self.writing);
+        let answer = self
+            .blocking(move |store, _| {
+                let _turn = writing
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                remembered_json(store, &request).map(|(_, value)| value)
+            })
+            .await;
+        Ok(match answer {
+            Ok(value) => CallToolResult::structured(value),
+            Err(error) => mistake(error.message),
+        })
     }
 
     #[tool(
@@ -315,7 +419,9 @@ impl ServerHandler for McpTools {
             .with_instructions(
                 "Conversation histories of AI agents (MPAI PGM-IHI sessions) as a knowledge graph. \
                  Start with list_sessions to find session ids; recent_turns and search read turns; \
-                 tool_usage lists tool calls; sparql_query answers anything else.",
+                 tool_usage lists tool calls; get_context gives a session's turns as a request body \
+                 within a token budget; remember keeps a fact, decision or lesson from a turn; \
+                 sparql_query answers anything else.",
             )
     }
 }

@@ -11,6 +11,7 @@
 mod auth;
 mod error;
 mod mcp;
+mod memory;
 mod negotiate;
 mod queries;
 mod rows;
@@ -176,7 +177,8 @@ pub fn router(
         state.options.max_results,
         state.options.query_timeout,
         Arc::clone(&state.writing),
-    );
+    )
+    .with_token(state.options.token.clone());
     let mcp = StreamableHttpService::new(
         move || Ok(tools.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -186,6 +188,7 @@ pub fn router(
         .route("/healthz", get(health))
         .merge(sparql::routes())
         .merge(sessions::routes())
+        .merge(memory::routes())
         .merge(queries::routes())
         .nest_service("/mcp", mcp)
         .fallback(not_found)

@@ -8,9 +8,10 @@ use super::{ApiError, AppState, auth};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
 use crate::import::{Choice, ImportEvent, ImportOptions, import_bytes, importer, is_pgm_ihi};
 use crate::ingest::{NewSession, PreparedDocument, append_turn, prepare_document, prepare_history};
+use crate::memory::delete_session;
 use crate::query::{Arguments, SESSIONS};
 use crate::read::{Origin, parse_json};
-use crate::store::{ExportFormat, HistoryStore, StoreError};
+use crate::store::{ExportFormat, HistoryStore};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -464,20 +465,32 @@ async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
+    Query(parameters): Parameters,
 ) -> Result<Response, ApiError> {
-    auth::may_write(&state.options, &headers)?;
-    state
-        .write(
-            move |store: &HistoryStore| match store.delete_session(&id) {
-                Ok(()) => Ok(()),
-                Err(StoreError::UnknownSession { session_id }) => Err(ApiError::not_found(
-                    format!("no session {session_id:?} in the store"),
-                )),
-                Err(other) => Err(other.into()),
-            },
-        )
+    let dry_run = flag(&parameters, "dry-run")?;
+    if !dry_run {
+        auth::may_write(&state.options, &headers)?;
+    }
+    let receipt = state
+        .write(move |store: &HistoryStore| Ok(delete_session(store, &id, dry_run)?))
         .await?;
-    Ok(StatusCode::NO_CONTENT.into_response())
+    let body = json!({
+        "session": receipt.session_id,
+        "dry_run": receipt.dry_run,
+        "graph": receipt.graph.as_str(),
+        "graph_triples": receipt.graph_triples,
+        "memory_items_removed": receipt.items_removed,
+        "memory_items_unlinked": receipt.items_unlinked,
+        "memory_triples": receipt.memory_triples,
+        "iris_checked": receipt.iris_checked,
+        "mentions_left": receipt.mentions_left,
+    });
+    let status = if receipt.mentions_left == 0 {
+        StatusCode::OK
+    } else {
+        StatusCode::INTERNAL_SERVER_ERROR
+    };
+    Ok((status, Json(body)).into_response())
 }
 
 /// A session id as one URL path segment.

@@ -78,6 +78,7 @@ impl HistoryStore {
         }
         let mut graphs: Vec<GraphName> = vec![GraphName::DefaultGraph];
         graphs.extend(self.sessions()?.into_iter().map(|(_, graph)| graph.into()));
+        graphs.push(self.scheme().memory_graph().into());
         for graph in &graphs {
             for quad in self.backend.quads(Some(graph.as_ref()))? {
                 serializer
@@ -132,12 +133,20 @@ impl HistoryStore {
         let graphs: Vec<Option<GraphName>> = match graph {
             Some(graph) => vec![Some(graph.into())],
             None if self.backend.capabilities().owns_dataset => vec![None],
-            // A server may hold other data: only the session graphs are ihigraph's.
-            None => self
-                .sessions()?
-                .into_iter()
-                .map(|(_, graph)| Some(graph.into()))
-                .collect(),
+            // A server may hold other data: only the session graphs and the memory graph
+            // are ihigraph's.
+            None => {
+                let mut graphs: Vec<Option<GraphName>> = self
+                    .sessions()?
+                    .into_iter()
+                    .map(|(_, graph)| Some(graph.into()))
+                    .collect();
+                let memory = self.scheme().memory_graph();
+                if self.backend.contains_graph(memory.as_ref())? {
+                    graphs.push(Some(memory.into()));
+                }
+                graphs
+            }
         };
         for graph in graphs {
             for quad in self.backend.quads(graph.as_ref().map(GraphName::as_ref))? {

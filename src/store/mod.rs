@@ -256,16 +256,21 @@ impl HistoryStore {
         self.backend.replace_graphs(&[graph.into()], Vec::new())
     }
 
-    /// Removes every session, in one atomic step; the settings and ontologies stay.
-    /// Returns the number of sessions removed.
+    /// Removes every session and the memory made from them, in one atomic step; the
+    /// settings and ontologies stay. Returns the number of sessions removed.
     pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
-        let graphs: Vec<GraphName> = self
+        let mut graphs: Vec<GraphName> = self
             .sessions()?
             .into_iter()
             .map(|(_, graph)| graph.into())
             .collect();
+        let sessions = graphs.len();
+        let memory = self.scheme.memory_graph();
+        if self.backend.contains_graph(memory.as_ref())? {
+            graphs.push(memory.into());
+        }
         self.backend.replace_graphs(&graphs, Vec::new())?;
-        Ok(graphs.len())
+        Ok(sessions)
     }
 
     /// Writes a consistent copy of the store into `target`, which must not exist yet,
@@ -323,7 +328,8 @@ impl HistoryStore {
         Ok(self.sessions()?.len())
     }
 
-    /// Number of quads in session graphs (the store's settings and ontologies not counted).
+    /// Number of quads in session graphs (the store's settings, ontologies and memory
+    /// graph not counted).
     pub fn quad_count(&self) -> Result<usize, StoreError> {
         if !self.backend.capabilities().owns_dataset {
             let query = format!(
@@ -348,6 +354,8 @@ impl HistoryStore {
             .backend
             .quads(Some(oxigraph::model::GraphNameRef::DefaultGraph))?
             .count();
+        let memory = self.scheme.memory_graph();
+        bookkeeping += self.backend.quads(Some(memory.as_ref().into()))?.count();
         Ok(self.backend.quad_count()?.saturating_sub(bookkeeping))
     }
 

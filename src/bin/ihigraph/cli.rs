@@ -109,6 +109,26 @@ pub enum Command {
     Append(AppendArgs),
     /// Remove a session and everything about it, or every session.
     Delete(DeleteArgs),
+    /// Make a memory item (a fact, a decision, a lesson) from a stored turn, in the
+    /// store's memory graph, with its provenance: the turn it was derived from, the
+    /// session's work session, when it was made, the turn's source type, and the time it
+    /// holds for.
+    Remember(RememberArgs),
+    /// List the memory items, each with the turn it came from.
+    Memory(MemoryArgs),
+    /// Remove a memory item, by its id (as `memory` lists it) or IRI.
+    Forget {
+        /// The item's id or IRI.
+        #[arg(value_name = "ITEM")]
+        item: String,
+    },
+    /// Context for the next model call: the newest turns of a session that fit a token
+    /// budget, as one request body of the chosen provider's API on standard output
+    /// (`{"messages"}` for OpenAI Chat, `{"input"}` for Responses, `{"system",
+    /// "messages"}` for Anthropic, `{"systemInstruction", "contents"}` for Gemini). A
+    /// tool call always goes with its result. What was left out, and the token count, go
+    /// to standard error.
+    Context(ContextArgs),
     /// Write a copy of the store while it stays readable: into a new directory (the
     /// embedded store's own copy), or into a new .nq or .trig file (every store, a
     /// server's too: its settings, ontologies and sessions).
@@ -359,6 +379,106 @@ pub enum ResultsFormat {
 }
 
 #[derive(Debug, Args)]
+pub struct RememberArgs {
+    /// The session's SessionID.
+    #[arg(long, value_name = "ID")]
+    pub session: String,
+    /// The TurnIndex of the turn it is derived from.
+    #[arg(long, value_name = "N")]
+    pub turn: u64,
+    /// What kind of item.
+    #[arg(long, value_enum)]
+    pub kind: MemoryKindArg,
+    /// From when it holds (RFC 3339, or a date for its midnight UTC).
+    #[arg(long, value_name = "TIME")]
+    pub valid_from: Option<String>,
+    /// Until when it holds, exclusive (RFC 3339, or a date).
+    #[arg(long, value_name = "TIME")]
+    pub valid_until: Option<String>,
+    /// What to remember.
+    #[arg(value_name = "TEXT")]
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MemoryKindArg {
+    /// jido:Fact (jcore:Fact).
+    Fact,
+    /// jido:Decision (jcore:Decision).
+    Decision,
+    /// jido:LessonLearned (jcore:LessonLearned).
+    Lesson,
+}
+
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    /// Only items derived from this session.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Only items of this kind.
+    #[arg(long, value_enum)]
+    pub kind: Option<MemoryKindArg>,
+    /// Only items that hold at this time (RFC 3339, or a date).
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<String>,
+    /// Output format [default: table on a terminal, tsv otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<ResultsFormat>,
+}
+
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// The session's SessionID.
+    #[arg(value_name = "SESSION")]
+    pub session: String,
+    /// Tokens the request may take: system prompt, messages and their framing.
+    #[arg(long, value_name = "TOKENS")]
+    pub budget: usize,
+    /// The request shape.
+    #[arg(long, value_enum, default_value_t = ContextFormatArg::OpenaiChat)]
+    pub format: ContextFormatArg,
+    /// The tokenizer that counts [default: o200k_base; cl100k_base for anthropic]
+    #[arg(long, value_enum)]
+    pub tokenizer: Option<TokenizerArg>,
+    /// Keep the session's system prompt (counted against the budget) or drop it.
+    #[arg(long, value_enum, default_value_t = SystemArg::Keep)]
+    pub system: SystemArg,
+    /// Only the turns up to this TurnIndex: the context as it was for the next call.
+    #[arg(long, value_name = "TURN")]
+    pub until: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ContextFormatArg {
+    /// OpenAI Chat Completions.
+    OpenaiChat,
+    /// OpenAI Responses.
+    OpenaiResponses,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Gemini generateContent.
+    Gemini,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenizerArg {
+    /// GPT-4o, GPT-4.1, GPT-5, o-series.
+    #[value(name = "o200k_base")]
+    O200kBase,
+    /// GPT-4, GPT-3.5 Turbo.
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SystemArg {
+    /// Send the system prompt and count it.
+    Keep,
+    /// Leave it out.
+    Drop,
+}
+
+#[derive(Debug, Args)]
 pub struct AppendArgs {
     /// The session's SessionID.
     #[arg(long, value_name = "ID")]
@@ -405,6 +525,9 @@ pub struct DeleteTarget {
 pub struct DeleteArgs {
     #[command(flatten)]
     pub target: DeleteTarget,
+    /// Print the receipt of a session's deletion without deleting anything.
+    #[arg(long, requires = "session")]
+    pub dry_run: bool,
     /// Confirm --all.
     #[arg(long)]
     pub yes: bool,

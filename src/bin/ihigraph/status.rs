@@ -1,7 +1,9 @@
 //! Exit statuses, and which error gives which.
 
 use ihigraph::StoreError;
+use ihigraph::context::ContextError;
 use ihigraph::ingest::IngestError;
+use ihigraph::memory::MemoryError;
 use ihigraph::query::ParameterError;
 use ihigraph::store::RemoteError;
 use std::io;
@@ -53,6 +55,19 @@ pub fn of(error: &anyhow::Error) -> Status {
             Some(IngestError::Refused { .. }) => return Status::Refused,
             Some(IngestError::Store(store_error)) => return of_store_error(store_error),
             Some(IngestError::Batch(batch)) => return of_store_error(&batch.source),
+            _ => {}
+        }
+        match cause.downcast_ref::<MemoryError>() {
+            Some(MemoryError::Store(store_error)) => return of_store_error(store_error),
+            Some(MemoryError::UnknownKind(_) | MemoryError::EmptyValidity { .. }) => {
+                return Status::Usage;
+            }
+            Some(_) => return Status::Refused,
+            None => {}
+        }
+        match cause.downcast_ref::<ContextError>() {
+            Some(ContextError::BudgetTooSmall { .. }) => return Status::Usage,
+            Some(ContextError::Store(store_error)) => return of_store_error(store_error),
             _ => {}
         }
         if cause.downcast_ref::<UsageError>().is_some()

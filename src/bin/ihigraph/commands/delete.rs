@@ -1,18 +1,78 @@
-//! `delete`: a session, or every session.
+//! `delete`: a session with the memory made from it, with a receipt; or every session.
 
 use super::plural;
 use crate::cli::DeleteArgs;
 use crate::status::Status;
 use anyhow::Result;
 use ihigraph::HistoryStore;
+use ihigraph::memory::{DeletionReceipt, delete_session};
 
 pub fn run(store: &HistoryStore, args: &DeleteArgs) -> Result<Status> {
     if let Some(id) = &args.target.session {
-        store.delete_session(id)?;
-        println!("deleted session {id:?}");
+        let receipt = delete_session(store, id, args.dry_run)?;
+        print_receipt(&receipt);
+        if receipt.mentions_left > 0 {
+            return Ok(Status::Failure);
+        }
     } else {
         let count = store.delete_all_sessions()?;
-        println!("deleted {count} session{}", plural(count));
+        println!(
+            "deleted {count} session{} and the memory made from them",
+            plural(count)
+        );
     }
     Ok(Status::Success)
+}
+
+fn print_receipt(receipt: &DeletionReceipt) {
+    let (verb, would) = if receipt.dry_run {
+        ("would delete", "would be ")
+    } else {
+        ("deleted", "")
+    };
+    println!("{verb} session {:?}", receipt.session_id);
+    println!(
+        "  graph {}: {} triple{}",
+        receipt.graph,
+        receipt.graph_triples,
+        plural(receipt.graph_triples)
+    );
+    println!(
+        "  memory items {would}removed (derived from this session only): {}",
+        list(&receipt.items_removed)
+    );
+    println!(
+        "  memory items {would}unlinked (derived from other sessions too): {}",
+        list(&receipt.items_unlinked)
+    );
+    println!(
+        "  memory graph: {} triple{} {would}removed",
+        receipt.memory_triples,
+        plural(receipt.memory_triples)
+    );
+    let left = receipt.mentions_left;
+    let subject = if receipt.dry_run {
+        "would mention"
+    } else {
+        "mentions"
+    };
+    println!(
+        "  check: {} triple{} in the store's named graphs {subject} the session (its id and its {} IRIs){}",
+        if left == 0 {
+            "no".to_owned()
+        } else {
+            left.to_string()
+        },
+        if left > 1 { "s" } else { "" },
+        receipt.iris_checked,
+        if left == 0 { "" } else { ": NOT CLEAN" },
+    );
+}
+
+fn list(ids: &[String]) -> String {
+    if ids.is_empty() {
+        "none".to_owned()
+    } else {
+        format!("{} ({})", ids.len(), ids.join(", "))
+    }
 }

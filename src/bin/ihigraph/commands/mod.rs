@@ -3,6 +3,7 @@
 
 mod append;
 mod backup;
+mod context;
 mod convert;
 mod delete;
 mod demo;
@@ -10,6 +11,7 @@ mod export;
 mod generate;
 mod info;
 mod ingest;
+mod memory;
 mod ontology;
 mod queries;
 mod serve;
@@ -39,6 +41,10 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Sessions { format } => queries::sessions(&open_store(&cli.store)?, format),
         Command::Append(args) => append::run(&open_store(&cli.store)?, &args),
         Command::Delete(args) => delete::run(&open_store(&cli.store)?, &args),
+        Command::Remember(args) => memory::remember(&open_store(&cli.store)?, &args),
+        Command::Memory(args) => memory::list(&open_store(&cli.store)?, &args),
+        Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),
+        Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
         Command::Backup { target } => backup::run(&open_store(&cli.store)?, &target),
         Command::Ontology => ontology::run(),
         Command::Demo => demo::run(&open_store(&cli.store)?),

@@ -1,0 +1,126 @@
+//! Token counts with OpenAI's BPE tokenizers, whose ranks are compiled into the binary.
+//!
+//! A message costs what OpenAI's cookbook counts for chat messages: 3 tokens of framing,
+//! the tokens of every string value in it (role, text, call ids, tool names, arguments,
+//! results, part types; keys are not counted), and 1 more when it has a `name`. A
+//! request adds 3 for the reply's priming. Anthropic and Gemini publish no tokenizer
+//! that runs offline: for them the count is an estimate, and a budget should leave
+//! headroom.
+
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+use tiktoken_rs::CoreBPE;
+
+/// Tokens of framing per message.
+pub const TOKENS_PER_MESSAGE: usize = 3;
+/// Tokens of the reply's priming, once per request.
+pub const REPLY_PRIMING: usize = 3;
+
+/// A tokenizer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tokenizer {
+    /// `o200k_base`: GPT-4o, GPT-4.1, GPT-5 and the o-series.
+    O200kBase,
+    /// `cl100k_base`: GPT-4 and GPT-3.5 Turbo.
+    Cl100kBase,
+}
+
+impl Tokenizer {
+    /// Every tokenizer.
+    pub const ALL: [Self; 2] = [Self::O200kBase, Self::Cl100kBase];
+
+    /// Its name, as tiktoken spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::O200kBase => "o200k_base",
+            Self::Cl100kBase => "cl100k_base",
+        }
+    }
+
+    fn bpe(self) -> &'static CoreBPE {
+        match self {
+            Self::O200kBase => tiktoken_rs::o200k_base_singleton(),
+            Self::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+        }
+    }
+
+    /// The tokens of a text, special tokens counted as text.
+    ///
+    /// ```
+    /// use ihigraph::context::Tokenizer;
+    /// assert_eq!(Tokenizer::O200kBase.count("Hello, world!"), 4);
+    /// ```
+    pub fn count(self, text: &str) -> usize {
+        self.bpe().count_ordinary(text)
+    }
+
+    /// What a message (or a system prompt) costs, by the rule above.
+    pub fn message_cost(self, message: &Value) -> usize {
+        let named = message.get("name").is_some_and(Value::is_string);
+        TOKENS_PER_MESSAGE + self.strings_cost(message) + usize::from(named)
+    }
+
+    fn strings_cost(self, value: &Value) -> usize {
+        match value {
+            Value::String(text) => self.count(text),
+            Value::Array(items) => items.iter().map(|item| self.strings_cost(item)).sum(),
+            Value::Object(members) => members.values().map(|v| self.strings_cost(v)).sum(),
+            Value::Number(number) => self.count(&number.to_string()),
+            Value::Bool(_) | Value::Null => 0,
+        }
+    }
+}
+
+impl fmt::Display for Tokenizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tokenizer name that is not one of [`Tokenizer::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tokenizer `{0}` (expected o200k_base or cl100k_base)")]
+pub struct UnknownTokenizer(pub String);
+
+impl FromStr for Tokenizer {
+    type Err = UnknownTokenizer;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|tokenizer| tokenizer.name() == name)
+            .ok_or_else(|| UnknownTokenizer(name.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn counts_match_tiktoken() {
+        // OpenAI's own tiktoken 0.9.0 (Python, PyPI), given the same rank files:
+        // len(Encoding(**openai_public.o200k_base()).encode_ordinary(text)).
+        let text = "Plan a two-day trip to 京都 in spring.";
+        assert_eq!(Tokenizer::O200kBase.count(text), 10);
+        assert_eq!(Tokenizer::Cl100kBase.count(text), 12);
+        assert_eq!(Tokenizer::O200kBase.count("<|endoftext|>"), 7);
+    }
+
+    #[test]
+    fn a_message_costs_its_framing_its_strings_and_its_name() {
+        let tokenizer = Tokenizer::O200kBase;
+        let plain = json!({"role": "user", "content": "Hello, world!"});
+        assert_eq!(tokenizer.message_cost(&plain), 3 + 1 + 4);
+        let named = json!({"role": "user", "name": "ana", "content": "Hello, world!"});
+        assert_eq!(tokenizer.message_cost(&named), 3 + 1 + 1 + 1 + 4);
+    }
+
+    #[test]
+    fn names_parse() {
+        assert_eq!("cl100k_base".parse(), Ok(Tokenizer::Cl100kBase));
+        assert!("gpt2".parse::<Tokenizer>().is_err());
+    }
+}

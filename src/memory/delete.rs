@@ -1,0 +1,175 @@
+//! Deleting a session with everything derived from it, and a receipt that says what went
+//! and proves nothing is left: the session's graph; the memory items derived only from
+//! it (items derived from other sessions too lose only their links to it); then a check
+//! that no triple in any named graph still mentions the session's id, its work session,
+//! or an IRI of its own (its graph, its conversation and everything below it).
+
+use super::{MemoryError, data_block, quads_of};
+use crate::rdf::vocab::{ihi, prov};
+use crate::store::{HistoryStore, StoreError};
+use oxrdf::{GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Write as _;
+
+/// What a deletion removed (or, for a dry run, would remove).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeletionReceipt {
+    /// The session's `SessionID`.
+    pub session_id: String,
+    /// The session's graph.
+    pub graph: NamedNode,
+    /// Triples of the session's graph.
+    pub graph_triples: usize,
+    /// Ids of the memory items removed: derived from this session only.
+    pub items_removed: Vec<String>,
+    /// Ids of the memory items that keep other sources and lose their links to this one.
+    pub items_unlinked: Vec<String>,
+    /// Triples removed from the memory graph.
+    pub memory_triples: usize,
+    /// The IRIs of the session checked for, besides its id.
+    pub iris_checked: usize,
+    /// Triples left anywhere that mention the session (for a dry run: that the deletion
+    /// would leave). Zero after every deletion ihigraph makes.
+    pub mentions_left: usize,
+    /// Whether nothing was deleted.
+    pub dry_run: bool,
+}
+
+/// Deletes a session, the memory items derived only from it and the links of the others
+/// to it, in one update; then checks the store for anything left that mentions it.
+/// With `dry_run`, deletes nothing and says what would go, and what would be left.
+pub fn delete_session(
+    store: &HistoryStore,
+    session_id: &str,
+    dry_run: bool,
+) -> Result<DeletionReceipt, MemoryError> {
+    let (graph, triples) = store.session_graph(session_id)?;
+    let scheme = store.scheme();
+    let conversation = scheme.conversation(session_id);
+    let below = format!("{}/", conversation.as_str());
+    let mut own: BTreeSet<NamedNode> = BTreeSet::new();
+    own.insert(graph.clone());
+    own.insert(conversation.clone());
+    own.insert(scheme.work_session(session_id));
+    for triple in &triples {
+        let subject = match triple.subject {
+            oxrdf::NamedOrBlankNodeRef::NamedNode(node) => Some(node),
+            oxrdf::NamedOrBlankNodeRef::BlankNode(_) => None,
+        };
+        let object = match triple.object {
+            oxrdf::TermRef::NamedNode(node) => Some(node),
+            _ => None,
+        };
+        for node in subject.into_iter().chain(object) {
+            if node.as_str().starts_with(&below) {
+                own.insert(node.into_owned());
+            }
+        }
+    }
+    let id = Literal::new_simple_literal(session_id);
+    let found = mentions(store, &own, &id)?;
+    let memory = scheme.memory_graph();
+    let (items_removed, items_unlinked, memory_quads) =
+        memory_changes(store, &memory, &found, &own)?;
+    let planned: HashSet<&Quad> = memory_quads.iter().collect();
+    let left_by_plan = found
+        .iter()
+        .filter(|quad| quad.graph_name != GraphName::NamedNode(graph.clone()))
+        .filter(|quad| !planned.contains(quad))
+        .count();
+    let mut receipt = DeletionReceipt {
+        session_id: session_id.to_owned(),
+        graph: graph.clone(),
+        graph_triples: triples.len(),
+        items_removed,
+        items_unlinked,
+        memory_triples: memory_quads.len(),
+        iris_checked: own.len(),
+        mentions_left: left_by_plan,
+        dry_run,
+    };
+    if dry_run {
+        return Ok(receipt);
+    }
+    if memory_quads.is_empty() {
+        store.delete_session(session_id)?;
+    } else {
+        let mut update = data_block("DELETE DATA", &memory_quads);
+        let _ = write!(update, " ;\nDROP SILENT GRAPH {graph}");
+        store.update(&update)?;
+    }
+    receipt.mentions_left = mentions(store, &own, &id)?.len();
+    Ok(receipt)
+}
+
+/// Every quad in a named graph whose subject or object is one of `own`, or whose object
+/// is the session's id.
+fn mentions(
+    store: &HistoryStore,
+    own: &BTreeSet<NamedNode>,
+    id: &Literal,
+) -> Result<Vec<Quad>, StoreError> {
+    let mut found = Vec::new();
+    // In chunks, so that a session of many turns makes no oversized request.
+    let nodes: Vec<&NamedNode> = own.iter().collect();
+    for chunk in nodes.chunks(500) {
+        let values: String = chunk.iter().map(|node| format!("{node} ")).collect();
+        let query = format!(
+            "SELECT ?s ?p ?o ?g WHERE {{ VALUES ?x {{ {values}}} \
+             {{ GRAPH ?g {{ ?x ?p ?o }} BIND(?x AS ?s) }} UNION {{ GRAPH ?g {{ ?s ?p ?x }} BIND(?x AS ?o) }} }}"
+        );
+        found.extend(quads_of(store, &query)?);
+    }
+    let query =
+        format!("SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p {id} }} BIND({id} AS ?o) }}");
+    found.extend(quads_of(store, &query)?);
+    let mut seen = HashSet::new();
+    found.retain(|quad| seen.insert(quad.clone()));
+    Ok(found)
+}
+
+/// The memory items the session's mentions touch: those whose every source is the
+/// session's (removed whole) and the others (unlinked), with the memory quads to delete.
+fn memory_changes(
+    store: &HistoryStore,
+    memory: &NamedNode,
+    mentions: &[Quad],
+    own: &BTreeSet<NamedNode>,
+) -> Result<(Vec<String>, Vec<String>, Vec<Quad>), StoreError> {
+    let in_memory = GraphName::NamedNode(memory.clone());
+    let mut touched: BTreeMap<NamedNode, Vec<Quad>> = BTreeMap::new();
+    for quad in mentions.iter().filter(|quad| quad.graph_name == in_memory) {
+        if let NamedOrBlankNode::NamedNode(item) = &quad.subject {
+            touched.entry(item.clone()).or_default().push(quad.clone());
+        }
+    }
+    let (mut removed, mut unlinked, mut quads) = (Vec::new(), Vec::new(), Vec::new());
+    for (item, links) in touched {
+        let whole = quads_of(
+            store,
+            &format!(
+                "SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} VALUES (?s ?g) {{ ({item} {memory}) }} }}"
+            ),
+        )?;
+        let only_ours = whole
+            .iter()
+            .filter(|quad| quad.predicate == prov::WAS_DERIVED_FROM)
+            .all(|quad| matches!(&quad.object, Term::NamedNode(source) if own.contains(source)));
+        let id = whole
+            .iter()
+            .find(|quad| quad.predicate == ihi::MEMORY_ID)
+            .and_then(|quad| match &quad.object {
+                Term::Literal(id) => Some(id.value().to_owned()),
+                _ => None,
+            })
+            .unwrap_or_else(|| item.as_str().to_owned());
+        if only_ours {
+            removed.push(id);
+            quads.extend(whole);
+        } else {
+            unlinked.push(id);
+            quads.extend(links);
+        }
+    }
+    Ok((removed, unlinked, quads))
+}

@@ -22,7 +22,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "ingest",
         &["model", "read", "check", "import", "rdf", "store"],
     ),
-    ("context", &["model", "payload", "store"]),
+    ("context", &["model", "payload", "query", "store"]),
     ("memory", &["model", "payload", "rdf", "store"]),
     ("generate", &[]),
     (

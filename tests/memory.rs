@@ -29,6 +29,25 @@ fn status(store: &Path, args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// `ihigraph ARGS... TEXT`, ARGS split on spaces (TEXT, the last, kept whole).
+fn run(store: &Path, args: &str, text: &str) -> (Option<i32>, String, String) {
+    let mut all: Vec<&str> = args.split_whitespace().collect();
+    all.push(text);
+    let output = ihigraph(store).args(&all).output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `remember`, which must succeed; what it said.
+fn remember(store: &Path, args: &str, text: &str) -> String {
+    let (code, stdout, stderr) = run(store, &format!("remember {args}"), text);
+    assert_eq!(code, Some(0), "{args} {text}: {stderr}");
+    stdout
+}
+
 /// A store with the bundled examples.
 fn store() -> tempfile::TempDir {
     let store = tempfile::tempdir().unwrap();
@@ -47,20 +66,11 @@ fn sparql(store: &Path, query: &str) -> Vec<String> {
 #[test]
 fn remember_writes_an_item_with_its_provenance() {
     let store = store();
-    let said = out(
+    let lesson = "CI runs with MIX_ENV=ci: every environment needs its config file";
+    let said = remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "2",
-            "--kind",
-            "lesson",
-            "--valid-from",
-            "2026-01-01",
-            "CI runs with MIX_ENV=ci: every environment needs its config file",
-        ],
+        "--session abc --turn 2 --kind lesson --valid-from 2026-01-01",
+        lesson,
     );
     assert!(said.starts_with("remembered lesson "), "{said}");
     let id = said.split_whitespace().nth(2).unwrap().to_owned();
@@ -70,12 +80,8 @@ fn remember_writes_an_item_with_its_provenance() {
     let columns: Vec<&str> = lines[1].split('\t').collect();
     assert_eq!(columns[0], format!("\"{id}\""));
     assert!(columns[1].ends_with("#LessonLearned>"), "{}", columns[1]);
-    assert_eq!(
-        columns[2],
-        "\"CI runs with MIX_ENV=ci: every environment needs its config file\""
-    );
-    assert_eq!(columns[3], "\"abc\"");
-    assert_eq!(columns[4], "2");
+    assert_eq!(columns[2], format!("\"{lesson}\""));
+    assert_eq!((columns[3], columns[4]), ("\"abc\"", "2"));
     assert!(
         columns[6].starts_with("\"2026-01-01T00:00:00Z\""),
         "{}",
@@ -85,9 +91,11 @@ fn remember_writes_an_item_with_its_provenance() {
     let facts = sparql(
         store.path(),
         &format!(
-            "PREFIX prov: <http://www.w3.org/ns/prov#> PREFIX jido: <https://jido.ai/ontology#> PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
-             SELECT ?turn ?ws ?source ?generated WHERE {{ GRAPH ?m {{ ?item ihi:memoryId \"{id}\" ; prov:wasDerivedFrom ?turn ;
-               jido:assertedIn ?ws ; jido:hasSourceType ?source ; prov:generatedAtTime ?generated }} }}"
+            "PREFIX prov: <http://www.w3.org/ns/prov#> PREFIX jido: <https://jido.ai/ontology#>
+             PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
+             SELECT ?turn ?ws ?source ?generated WHERE {{ GRAPH ?m {{ ?item ihi:memoryId \"{id}\" ;
+               prov:wasDerivedFrom ?turn ; jido:assertedIn ?ws ; jido:hasSourceType ?source ;
+               prov:generatedAtTime ?generated }} }}"
         ),
     );
     assert_eq!(facts.len(), 1, "{facts:?}");
@@ -98,47 +106,14 @@ fn remember_writes_an_item_with_its_provenance() {
         columns[0]
     );
     assert_eq!(columns[1], "<https://jido.ai/ontology#session_abc>");
-    // Turn 2 of abc is the agent's, with tool results only: a tool is the source.
+    // Turn 2 of abc is the agent's, adding tool results only: a tool is the source.
     assert_eq!(columns[2], "<https://jido.ai/ontology#ToolSource>");
-    // Found in both vocabularies, and by the memory-items canned query.
-    for class in [
-        "<https://jido.ai/ontology#LessonLearned>",
-        "<https://jido.ai/ontologies/core#LessonLearned>",
-        "<https://jido.ai/ontologies/core#Memory>",
-    ] {
-        let found = sparql(
-            store.path(),
-            &format!("SELECT ?item WHERE {{ GRAPH ?g {{ ?item a {class} }} }}"),
-        );
-        assert_eq!(found.len(), 1, "{class}: {found:?}");
-    }
-    let items = out(
-        store.path(),
-        &[
-            "query",
-            "memory-items",
-            "-p",
-            "session=abc",
-            "-p",
-            "class=jido:LessonLearned",
-            "--format",
-            "tsv",
-        ],
-    );
-    assert_eq!(items.lines().count(), 2, "{items}");
+    found_in_both_vocabularies(store.path());
     // The same lesson from another turn is the same item, with a second source.
-    let again = out(
+    let again = remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "trip-kyoto-2026",
-            "--turn",
-            "0",
-            "--kind",
-            "lesson",
-            "CI runs with MIX_ENV=ci: every environment needs its config file",
-        ],
+        "--session trip-kyoto-2026 --turn 0 --kind lesson",
+        lesson,
     );
     assert!(
         again.starts_with(&format!("added a source to lesson {id}")),
@@ -150,10 +125,8 @@ fn remember_writes_an_item_with_its_provenance() {
             .count(),
         3
     );
-    let sources = out(
-        store.path(),
-        &["memory", "--session", "trip-kyoto-2026", "--format", "tsv"],
-    );
+    let args = ["memory", "--session", "trip-kyoto-2026", "--format", "tsv"];
+    let sources = out(store.path(), &args);
     assert!(
         sources
             .lines()
@@ -164,67 +137,49 @@ fn remember_writes_an_item_with_its_provenance() {
     );
 }
 
+/// The lesson abc's turn 2 gave is found as a jido: and as a jcore: class, and by the
+/// memory-items canned query.
+fn found_in_both_vocabularies(store: &Path) {
+    for class in [
+        "<https://jido.ai/ontology#LessonLearned>",
+        "<https://jido.ai/ontologies/core#LessonLearned>",
+        "<https://jido.ai/ontologies/core#Memory>",
+    ] {
+        let query = format!("SELECT ?item WHERE {{ GRAPH ?g {{ ?item a {class} }} }}");
+        assert_eq!(sparql(store, &query).len(), 1, "{class}");
+    }
+    let args = "query memory-items -p session=abc -p class=jido:LessonLearned --format";
+    let (code, items, _) = run(store, args, "tsv");
+    assert_eq!((code, items.lines().count()), (Some(0), 2), "{items}");
+}
+
 #[test]
 fn memory_lists_by_kind_and_time_and_forget_removes() {
     let store = store();
-    out(
+    remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "0",
-            "--kind",
-            "fact",
-            "Config lives in config/",
-        ],
+        "--session abc --turn 0 --kind fact",
+        "Config lives in config/",
     );
-    out(
-        store.path(),
-        &[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "3",
-            "--kind",
-            "decision",
-            "--valid-from",
-            "2026-02-01T00:00:00Z",
-            "--valid-until",
-            "2026-03-01T00:00:00Z",
-            "Add config/ci.exs",
-        ],
-    );
-    let count = |args: &[&str]| out(store.path(), args).lines().count() - 1;
-    assert_eq!(count(&["memory", "--format", "tsv"]), 2);
-    assert_eq!(count(&["memory", "--kind", "fact", "--format", "tsv"]), 1);
-    assert_eq!(
-        count(&["memory", "--kind", "decision", "--format", "tsv"]),
-        1
-    );
-    assert_eq!(
-        count(&["memory", "--at", "2026-02-15", "--format", "tsv"]),
-        2
-    );
-    assert_eq!(
-        count(&["memory", "--at", "2026-03-01T00:00:00Z", "--format", "tsv"]),
-        1,
-        "until is exclusive"
-    );
-    assert_eq!(
-        count(&["memory", "--at", "2026-01-15", "--format", "tsv"]),
-        1
-    );
-    assert_eq!(
-        count(&["memory", "--session", "trip-kyoto-2026", "--format", "tsv"]),
-        0
-    );
+    let window = "--valid-from 2026-02-01T00:00:00Z --valid-until 2026-03-01T00:00:00Z";
+    let decision = format!("--session abc --turn 3 --kind decision {window}");
+    remember(store.path(), &decision, "Add config/ci.exs");
+    let count = |args: &str| {
+        let (code, rows, stderr) = run(store.path(), &format!("memory {args} --format"), "tsv");
+        assert_eq!(code, Some(0), "{stderr}");
+        rows.lines().count() - 1
+    };
+    assert_eq!(count(""), 2);
+    assert_eq!(count("--kind fact"), 1);
+    assert_eq!(count("--kind decision"), 1);
+    assert_eq!(count("--at 2026-02-15"), 2);
+    assert_eq!(count("--at 2026-03-01T00:00:00Z"), 1, "until is exclusive");
+    assert_eq!(count("--at 2026-01-15"), 1);
+    assert_eq!(count("--session trip-kyoto-2026"), 0);
     // A query in jidoka's vocabulary finds the decision.
     let core = sparql(
         store.path(),
-        "PREFIX jcore: <https://jido.ai/ontologies/core#> SELECT ?d WHERE { GRAPH ?g { ?d a jcore:Decision } }",
+        "SELECT ?d WHERE { GRAPH ?g { ?d a <https://jido.ai/ontologies/core#Decision> } }",
     );
     assert_eq!(core.len(), 1);
 
@@ -239,11 +194,10 @@ fn memory_lists_by_kind_and_time_and_forget_removes() {
         .split('\t')
         .next()
         .unwrap()
-        .trim_matches('"')
-        .to_owned();
-    assert!(out(store.path(), &["forget", &id]).starts_with(&format!("forgot {id}")));
-    assert_eq!(count(&["memory", "--format", "tsv"]), 1);
-    let (code, stderr) = status(store.path(), &["forget", &id]);
+        .trim_matches('"');
+    assert!(out(store.path(), &["forget", id]).starts_with(&format!("forgot {id}")));
+    assert_eq!(count(""), 1);
+    let (code, stderr) = status(store.path(), &["forget", id]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("no memory item"), "{stderr}");
 }
@@ -251,88 +205,42 @@ fn memory_lists_by_kind_and_time_and_forget_removes() {
 #[test]
 fn bad_memory_requests_are_refused_and_change_nothing() {
     let store = store();
-    let cases: [(&[&str], i32, &str); 5] = [
+    let cases = [
         (
-            &[
-                "remember",
-                "--session",
-                "abc",
-                "--turn",
-                "99",
-                "--kind",
-                "fact",
-                "x",
-            ],
+            "--session abc --turn 99 --kind fact",
+            "x",
             1,
             "has no turn 99",
         ),
         (
-            &[
-                "remember",
-                "--session",
-                "nope",
-                "--turn",
-                "0",
-                "--kind",
-                "fact",
-                "x",
-            ],
+            "--session nope --turn 0 --kind fact",
+            "x",
             1,
             "no session \"nope\"",
         ),
         (
-            &[
-                "remember",
-                "--session",
-                "abc",
-                "--turn",
-                "0",
-                "--kind",
-                "fact",
-                "--valid-from",
-                "2026-03-01",
-                "--valid-until",
-                "2026-02-01",
-                "x",
-            ],
+            "--session abc --turn 0 --kind fact --valid-from 2026-03-01 --valid-until 2026-02-01",
+            "x",
             2,
             "never holds",
         ),
         (
-            &[
-                "remember",
-                "--session",
-                "abc",
-                "--turn",
-                "0",
-                "--kind",
-                "fact",
-                "--valid-from",
-                "soon",
-                "x",
-            ],
+            "--session abc --turn 0 --kind fact --valid-from soon",
+            "x",
             2,
             "--valid-from: \"soon\" is not a time",
         ),
         (
-            &[
-                "remember",
-                "--session",
-                "abc",
-                "--turn",
-                "0",
-                "--kind",
-                "fact",
-                "  ",
-            ],
+            "--session abc --turn 0 --kind fact",
+            "  ",
             1,
             "needs a text",
         ),
     ];
-    for (args, expected, message) in cases {
-        let (code, stderr) = status(store.path(), args);
-        assert_eq!(code, Some(expected), "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    for (args, text, expected, message) in cases {
+        let (code, _, stderr) = run(store.path(), &format!("remember {args}"), text);
+        assert_eq!(code, Some(expected), "{args}: {stderr}");
+        assert!(stderr.contains(message), "{args}: {stderr}");
     }
     assert_eq!(
         out(store.path(), &["memory", "--format", "tsv"])
@@ -346,80 +254,48 @@ fn bad_memory_requests_are_refused_and_change_nothing() {
 fn delete_takes_the_sessions_memory_and_proves_nothing_is_left() {
     let store = store();
     let quads_before = out(store.path(), &["info"]);
-    out(
+    remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "0",
-            "--kind",
-            "fact",
-            "only from abc",
-        ],
+        "--session abc --turn 0 --kind fact",
+        "only from abc",
     );
-    out(
+    remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "1",
-            "--kind",
-            "fact",
-            "from both",
-        ],
+        "--session abc --turn 1 --kind fact",
+        "from both",
     );
-    out(
+    remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "trip-kyoto-2026",
-            "--turn",
-            "1",
-            "--kind",
-            "fact",
-            "from both",
-        ],
+        "--session trip-kyoto-2026 --turn 1 --kind fact",
+        "from both",
     );
-    out(
+    remember(
         store.path(),
-        &[
-            "remember",
-            "--session",
-            "trip-kyoto-2026",
-            "--turn",
-            "2",
-            "--kind",
-            "decision",
-            "only from kyoto",
-        ],
+        "--session trip-kyoto-2026 --turn 2 --kind decision",
+        "only kyoto",
     );
     assert_eq!(
         out(store.path(), &["info"]),
         quads_before,
-        "memory is not counted as session quads"
+        "memory is not session quads"
     );
 
-    let graph_triples = sparql(
+    let graph = "<https://w3id.org/ihigraph/id/graph/abc>";
+    let triples = sparql(
         store.path(),
-        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <https://w3id.org/ihigraph/id/graph/abc> { ?s ?p ?o } }",
+        &format!("SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {graph} {{ ?s ?p ?o }} }}"),
     );
+    let triples = triples[0]
+        .trim_matches('"')
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
     let dry = out(store.path(), &["delete", "--session", "abc", "--dry-run"]);
     assert!(dry.starts_with("would delete session \"abc\""), "{dry}");
     assert!(
-        dry.contains(&format!(
-            "{} triples",
-            graph_triples[0]
-                .trim_matches('"')
-                .split('^')
-                .next()
-                .unwrap()
-        )),
-        "{dry}\n{graph_triples:?}"
+        dry.contains(&format!("{graph}: {triples} triples")),
+        "{dry}"
     );
     assert!(
         dry.contains("removed (derived from this session only): 1"),
@@ -430,42 +306,33 @@ fn delete_takes_the_sessions_memory_and_proves_nothing_is_left() {
         "{dry}"
     );
     assert!(dry.contains("check: no triple"), "{dry}");
-    assert_eq!(
-        out(store.path(), &["memory", "--format", "tsv"])
-            .lines()
-            .count(),
-        5,
-        "a dry run deletes nothing"
-    );
+    let memory = || out(store.path(), &["memory", "--format", "tsv"]);
+    assert_eq!(memory().lines().count(), 5, "a dry run deletes nothing");
 
     let receipt = out(store.path(), &["delete", "--session", "abc"]);
     assert!(receipt.starts_with("deleted session \"abc\""), "{receipt}");
-    assert!(
-        receipt.contains("check: no triple in the store's named graphs mentions the session"),
-        "{receipt}"
-    );
-    let left = out(store.path(), &["memory", "--format", "tsv"]);
+    let clean = "check: no triple in the store's named graphs mentions the session";
+    assert!(receipt.contains(clean), "{receipt}");
+    let left = memory();
     let texts: Vec<&str> = left
         .lines()
         .skip(1)
         .map(|l| l.split('\t').nth(2).unwrap())
         .collect();
-    assert_eq!(texts, ["\"from both\"", "\"only from kyoto\""], "{left}");
+    assert_eq!(texts, ["\"from both\"", "\"only kyoto\""], "{left}");
     // Nothing anywhere still names abc: not its id, not its work session, not its IRIs.
     let mentions = sparql(
         store.path(),
         "SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o }
-           FILTER (?o = \"abc\" || CONTAINS(STR(?s), \"/abc\") || CONTAINS(STR(?o), \"/abc\") || CONTAINS(STR(?o), \"session_abc\")) }",
+           FILTER (?o = \"abc\" || CONTAINS(STR(?s), \"/abc\") || CONTAINS(STR(?o), \"/abc\")
+                   || CONTAINS(STR(?o), \"session_abc\")) }",
     );
     assert!(mentions.is_empty(), "{mentions:?}");
-    let (code, _) = status(store.path(), &["delete", "--session", "abc"]);
-    assert_eq!(code, Some(1));
+    assert_eq!(
+        status(store.path(), &["delete", "--session", "abc"]).0,
+        Some(1)
+    );
 
     out(store.path(), &["delete", "--all", "--yes"]);
-    assert_eq!(
-        out(store.path(), &["memory", "--format", "tsv"])
-            .lines()
-            .count(),
-        1
-    );
+    assert_eq!(memory().lines().count(), 1);
 }

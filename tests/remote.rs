@@ -133,27 +133,11 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
             document["SessionID"].as_str().unwrap().to_owned()
         })
         .collect();
-    // Context for the next call, in every format, as on the embedded store.
-    for id in ids.iter().take(3) {
-        for format in ["openai-chat", "openai-responses", "anthropic", "gemini"] {
-            answers.push((
-                format!("context {id} {format}"),
-                sorted(&target.out(&["context", id, "--budget", "4000", "--format", format])),
-            ));
-        }
-    }
-    // The memory items, but for when each was made.
-    let memory: Vec<String> = target
-        .out(&["memory", "--format", "tsv"])
-        .lines()
-        .map(|line| {
-            let mut columns: Vec<&str> = line.split('\t').collect();
-            columns.remove(5);
-            columns.join("\t")
-        })
-        .collect();
-    answers.push(("memory".to_owned(), sorted(&memory.join("\n"))));
+    answers.extend(context_and_memory(target, &ids));
     for query in ihigraph::query::CANNED_QUERIES {
+        if query.name == "memories" {
+            continue; // `memory` above, without the times the items were made.
+        }
         let needs_session = query
             .parameters
             .iter()
@@ -185,6 +169,33 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
             ));
         }
     }
+    answers
+}
+
+/// Context for the next call in every format, and the memory items (but for when each
+/// was made), as a store answers them.
+fn context_and_memory(target: &Target, ids: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut answers = Vec::new();
+    // Context for the next call, in every format, as on the embedded store.
+    for id in ids.iter().take(3) {
+        for format in ["openai-chat", "openai-responses", "anthropic", "gemini"] {
+            answers.push((
+                format!("context {id} {format}"),
+                sorted(&target.out(&["context", id, "--budget", "4000", "--format", format])),
+            ));
+        }
+    }
+    // The memory items, but for when each was made.
+    let memory: Vec<String> = target
+        .out(&["memory", "--format", "tsv"])
+        .lines()
+        .map(|line| {
+            let mut columns: Vec<&str> = line.split('\t').collect();
+            columns.remove(5);
+            columns.join("\t")
+        })
+        .collect();
+    answers.push(("memory".to_owned(), sorted(&memory.join("\n"))));
     answers
 }
 
@@ -352,38 +363,7 @@ fn every_command_answers_on_both_servers_as_on_the_embedded_store() {
     assert_same_answers(&targets, "after replace and append");
 
     for target in &targets {
-        target.out(&[
-            "remember",
-            "--session",
-            "research-rag-memory",
-            "--turn",
-            "0",
-            "--kind",
-            "fact",
-            "from research only",
-        ]);
-        target.out(&[
-            "remember",
-            "--session",
-            "research-rag-memory",
-            "--turn",
-            "1",
-            "--kind",
-            "lesson",
-            "from both",
-        ]);
-        target.out(&[
-            "remember",
-            "--session",
-            "abc",
-            "--turn",
-            "1",
-            "--kind",
-            "lesson",
-            "--valid-until",
-            "2027-01-01",
-            "from both",
-        ]);
+        remember_on(target);
     }
     assert_same_answers(&targets, "after remember");
 
@@ -410,9 +390,50 @@ fn every_command_answers_on_both_servers_as_on_the_embedded_store() {
     }
     assert_same_answers(&targets, "after replace and delete");
 
+    backups_agree(&targets);
+}
+
+/// Memory items from two sessions, one of them from both.
+fn remember_on(target: &Target) {
+    target.out(&[
+        "remember",
+        "--session",
+        "research-rag-memory",
+        "--turn",
+        "0",
+        "--kind",
+        "fact",
+        "from research only",
+    ]);
+    target.out(&[
+        "remember",
+        "--session",
+        "research-rag-memory",
+        "--turn",
+        "1",
+        "--kind",
+        "lesson",
+        "from both",
+    ]);
+    target.out(&[
+        "remember",
+        "--session",
+        "abc",
+        "--turn",
+        "1",
+        "--kind",
+        "lesson",
+        "--valid-until",
+        "2027-01-01",
+        "from both",
+    ]);
+}
+
+/// Every target's backup holds the same quads (the ontologies' blank nodes by count).
+fn backups_agree(targets: &[Target]) {
     let backups = tempfile::tempdir().unwrap();
     let mut dumps = Vec::new();
-    for target in &targets {
+    for target in targets {
         let file = backups.path().join(format!("{}.nq", target.name));
         target.out(&["backup", path(&file)]);
         // The ontologies' blank nodes get new labels at every parse: compared by count.

@@ -237,6 +237,12 @@ fn sessions_are_put_read_listed_and_deleted() {
     assert_eq!(get(&server.url("/sessions?limit=0")).status, 400);
     assert_eq!(get(&server.url("/sessions?offset=x")).status, 400);
 
+    deletes_with_a_receipt(&server, id);
+}
+
+/// DELETE of a session: a dry run deletes nothing, a deletion gives its receipt, and a
+/// second one finds nothing.
+fn deletes_with_a_receipt(server: &Server, id: &str) {
     let delete = |id: &str| {
         call(
             "DELETE",
@@ -253,16 +259,28 @@ fn sessions_are_put_read_listed_and_deleted() {
     );
     assert_eq!(dry.status, 200, "{}", dry.body);
     assert_eq!(dry.json()["dry_run"], true);
-    assert_eq!(session_count(&server), 3, "a dry run deletes nothing");
-    let receipt = delete(id);
+    assert_eq!(session_count(server), 3, "a dry run deletes nothing");
+    let receipt = call(
+        "DELETE",
+        &server.url(&format!("/sessions/{id}?receipt=true")),
+        &[BEARER],
+        None,
+    );
     assert_eq!(receipt.status, 200, "{}", receipt.body);
     let receipt = receipt.json();
     assert_eq!(receipt["session"], id);
     assert_eq!(receipt["mentions_left"], 0);
     assert!(receipt["graph_triples"].as_u64().unwrap() > 10);
     assert_eq!(delete(id).status, 404);
+    // Without asking for the receipt: 204, as DELETE answers.
+    let listed = get(&server.url("/sessions")).json();
+    let other = listed["sessions"][0]["session"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(delete(&other).status, 204);
+    assert_eq!(session_count(server), 1);
     assert_eq!(get(&server.url(&format!("/sessions/{id}"))).status, 404);
-    assert_eq!(session_count(&server), 2);
 }
 
 #[test]
@@ -1038,15 +1056,38 @@ async fn mcp_over_stdio() {
             assert_eq!(put(&server, document).status, 201);
         }
     }
-    let command =
+    let start = |allow_write: bool| {
         tokio::process::Command::new(env!("CARGO_BIN_EXE_ihigraph")).configure(|command| {
             command.arg("--store").arg(&store).arg("mcp");
-        });
+            if allow_write {
+                command.arg("--allow-write");
+            }
+        })
+    };
     let client = ClientConfig::default()
-        .serve(TokioChildProcess::new(command).unwrap())
+        .serve(TokioChildProcess::new(start(true)).unwrap())
         .await
         .unwrap();
     check_mcp_tools(&client, &docs, true).await;
+    client.cancel().await.unwrap();
+    // Without --allow-write, remember is refused, and says how to allow it.
+    let client = ClientConfig::default()
+        .serve(TokioChildProcess::new(start(false)).unwrap())
+        .await
+        .unwrap();
+    let id = docs[0]["SessionID"].as_str().unwrap();
+    let refused = client
+        .call_tool(tool_call(
+            "remember",
+            &json!({"session": id, "turn": 0, "kind": "fact", "text": "not without leave"}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true), "{refused:?}");
+    assert!(
+        format!("{:?}", refused.content).contains("--allow-write"),
+        "{refused:?}"
+    );
     client.cancel().await.unwrap();
 }
 

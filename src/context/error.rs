@@ -22,6 +22,18 @@ pub enum ContextError {
         /// The tokenizer that counted.
         tokenizer: Tokenizer,
     },
+    /// The store holds something ihigraph did not write: a payload that is not JSON.
+    #[error(
+        "the store holds turn {turn} of session {session:?} with {what}: it was not written by ihigraph, or was changed since"
+    )]
+    Corrupt {
+        /// The session.
+        session: String,
+        /// The turn's place in index order.
+        turn: usize,
+        /// What is wrong.
+        what: String,
+    },
     /// The session could not be read.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -17,12 +17,16 @@ mod transcript;
 pub use error::ContextError;
 pub use tokens::{REPLY_PRIMING, TOKENS_PER_MESSAGE, Tokenizer, UnknownTokenizer};
 
-use crate::model::InteractionHistory;
-use crate::store::HistoryStore;
+use crate::model::{InteractionHistory, JsonObject};
+use crate::query::{Arguments, PAYLOADS};
+use crate::store::{HistoryStore, StoreError};
+use oxigraph::model::Term;
+use oxigraph::sparql::QueryResults;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::fmt;
 use std::str::FromStr;
+use transcript::TurnView;
 
 /// The request shape a context is given in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -206,7 +210,74 @@ pub fn session_context(
     session_id: &str,
     options: &ContextOptions,
 ) -> Result<Context, ContextError> {
-    assemble(&store.history(session_id)?, options)
+    let turns = stored_turns(store, session_id)?;
+    if turns.is_empty() {
+        // No turn: an unknown session (an error), or one without turns.
+        return assemble(&store.history(session_id)?, options);
+    }
+    let views: Vec<TurnView<'_>> = turns
+        .iter()
+        .map(|(position, index, prompt, response)| TurnView {
+            position: *position,
+            index,
+            prompt,
+            response,
+        })
+        .collect();
+    build(&views, options)
+}
+
+/// A stored turn: its place, `TurnIndex`, prompt and response.
+type StoredTurn = (usize, Number, JsonObject, JsonObject);
+
+/// The payloads of a session's turns, read with one query (the `payloads` canned query):
+/// only the verbatim JSON of each payload is decoded, not the whole session graph.
+fn stored_turns(store: &HistoryStore, session_id: &str) -> Result<Vec<StoredTurn>, ContextError> {
+    let arguments = Arguments::new().text("session", session_id);
+    let QueryResults::Solutions(solutions) = store.run(&PAYLOADS, &arguments)? else {
+        return Ok(Vec::new());
+    };
+    let mut turns = Vec::new();
+    for (position, solution) in solutions.enumerate() {
+        let solution = solution.map_err(StoreError::QueryEvaluation)?;
+        let text = |name: &str| match solution.get(name) {
+            Some(Term::Literal(literal)) => Some(literal.value().to_owned()),
+            _ => None,
+        };
+        let corrupt = |what: &str| ContextError::Corrupt {
+            session: session_id.to_owned(),
+            turn: position,
+            what: what.to_owned(),
+        };
+        let index_text = text("rawTurnIndex")
+            .or_else(|| text("turnIndex"))
+            .ok_or_else(|| corrupt("no TurnIndex"))?;
+        let index: Number = serde_json::from_str(&index_text)
+            .map_err(|_| corrupt("a TurnIndex that is not a number"))?;
+        let object = |name: &str| -> Result<JsonObject, ContextError> {
+            let json = text(name).ok_or_else(|| corrupt("a payload without its JSON"))?;
+            match serde_json::from_str(&json) {
+                Ok(Value::Object(object)) => Ok(object),
+                _ => Err(corrupt("a payload whose stored JSON is not an object")),
+            }
+        };
+        // The turn's IRI ends in its place in the document (`.../turn/3`).
+        let place = match solution.get("turn") {
+            Some(Term::NamedNode(turn)) => turn
+                .as_str()
+                .rsplit('/')
+                .next()
+                .and_then(|p| p.parse().ok()),
+            _ => None,
+        };
+        turns.push((
+            place.unwrap_or(position),
+            index,
+            object("prompt")?,
+            object("response")?,
+        ));
+    }
+    Ok(turns)
 }
 
 /// Context for the next call of a history.
@@ -214,15 +285,20 @@ pub fn assemble(
     history: &InteractionHistory,
     options: &ContextOptions,
 ) -> Result<Context, ContextError> {
-    let transcript = transcript::read(history, options.until);
+    build(&TurnView::of(history), options)
+}
+
+fn build(turns: &[TurnView<'_>], options: &ContextOptions) -> Result<Context, ContextError> {
+    let transcript = transcript::read(turns, options.until);
     let renderer = render::renderer(options.format);
     let tokenizer = options.tokenizer();
+    let mut counter = tokens::Counter::new(tokenizer);
     let budget = options.budget;
     let mut notes = Vec::new();
     let system = (options.system == SystemPrompt::Keep && !transcript.system.is_empty())
         .then(|| renderer.system(&transcript.system));
-    let system_cost = system.as_ref().map_or(0, |s| tokenizer.message_cost(s));
-    let mut spent = system_cost + REPLY_PRIMING;
+    let system_cost = system.as_ref().map_or(0, |s| counter.message_cost(s));
+    let spent = system_cost + REPLY_PRIMING;
     if spent > budget {
         return Err(ContextError::BudgetTooSmall {
             budget,
@@ -231,6 +307,46 @@ pub fn assemble(
             tokenizer,
         });
     }
+    let (messages, first_turn) = choose(
+        &transcript,
+        renderer,
+        &mut counter,
+        spent,
+        budget,
+        system.is_some(),
+        &mut notes,
+    )?;
+    let (system, messages) = renderer.finish(system, messages, &mut notes);
+    let tokens = system.as_ref().map_or(0, |s| counter.message_cost(s))
+        + messages
+            .iter()
+            .map(|message| counter.message_cost(message))
+            .sum::<usize>()
+        + REPLY_PRIMING;
+    let omitted = omissions(&transcript, notes, first_turn);
+    Ok(Context {
+        request: renderer.request(system, messages),
+        format: options.format,
+        tokenizer,
+        tokens,
+        budget,
+        turns: transcript.indexes[first_turn..].to_vec(),
+        turns_available: transcript.indexes.len(),
+        omitted,
+    })
+}
+
+/// The newest units that fit the budget (with `spent` already spent), rendered, oldest
+/// first, each message with its turn; and the first turn taken.
+fn choose(
+    transcript: &transcript::Transcript,
+    renderer: &dyn render::Render,
+    counter: &mut tokens::Counter,
+    mut spent: usize,
+    budget: usize,
+    system: bool,
+    notes: &mut Vec<Note>,
+) -> Result<(Vec<(usize, Value)>, usize), ContextError> {
     let mut taken = Vec::new();
     let mut first_turn = transcript.turns.len();
     for &(first, last) in transcript.units.iter().rev() {
@@ -247,15 +363,15 @@ pub fn assemble(
             .collect();
         let cost: usize = messages
             .iter()
-            .map(|(_, message)| tokenizer.message_cost(message))
+            .map(|(_, message)| counter.message_cost(message))
             .sum();
         if spent + cost > budget {
             if taken.is_empty() {
                 return Err(ContextError::BudgetTooSmall {
                     budget,
                     needed: spent + cost,
-                    what: newest_turns(&transcript.indexes, first, last, system.is_some()),
-                    tokenizer,
+                    what: newest_turns(&transcript.indexes, first, last, system),
+                    tokenizer: counter.tokenizer(),
                 });
             }
             break;
@@ -265,22 +381,24 @@ pub fn assemble(
         notes.extend(unit_notes);
         first_turn = first;
     }
-    let messages: Vec<(usize, Value)> = taken.into_iter().rev().flatten().collect();
-    let (system, messages) = renderer.finish(system, messages, &mut notes);
-    let tokens = system.as_ref().map_or(0, |s| tokenizer.message_cost(s))
-        + messages
-            .iter()
-            .map(|message| tokenizer.message_cost(message))
-            .sum::<usize>()
-        + REPLY_PRIMING;
+    Ok((taken.into_iter().rev().flatten().collect(), first_turn))
+}
+
+/// The notes about the turns taken, as omissions, in turn order.
+fn omissions(
+    transcript: &transcript::Transcript,
+    mut notes: Vec<Note>,
+    first_turn: usize,
+) -> Vec<Omission> {
     notes.extend(
         transcript
             .notes
-            .into_iter()
-            .filter(|note| note.turn >= first_turn),
+            .iter()
+            .filter(|note| note.turn >= first_turn)
+            .cloned(),
     );
     notes.sort_by_key(|note| note.turn);
-    let omitted = notes
+    notes
         .into_iter()
         .map(|note| Omission {
             turn: transcript.indexes[note.turn].clone(),
@@ -291,17 +409,7 @@ pub fn assemble(
             },
             what: note.what,
         })
-        .collect();
-    Ok(Context {
-        request: renderer.request(system, messages),
-        format: options.format,
-        tokenizer,
-        tokens,
-        budget,
-        turns: transcript.indexes[first_turn..].to_vec(),
-        turns_available: transcript.indexes.len(),
-        omitted,
-    })
+        .collect()
 }
 
 fn newest_turns(indexes: &[String], first: usize, last: usize, system: bool) -> String {

@@ -8,7 +8,9 @@
 //! headroom.
 
 use serde_json::Value;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::str::FromStr;
 use tiktoken_rs::CoreBPE;
 
@@ -69,6 +71,54 @@ impl Tokenizer {
             Value::Number(number) => self.count(&number.to_string()),
             Value::Bool(_) | Value::Null => 0,
         }
+    }
+}
+
+/// A tokenizer that remembers what it counted: a context counts each text while it
+/// chooses turns and again in the request it gives, and role and type strings in every
+/// message.
+#[derive(Debug)]
+pub(super) struct Counter {
+    tokenizer: Tokenizer,
+    counted: HashMap<u64, usize>,
+}
+
+impl Counter {
+    pub(super) fn new(tokenizer: Tokenizer) -> Self {
+        Self {
+            tokenizer,
+            counted: HashMap::new(),
+        }
+    }
+
+    pub(super) fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+
+    /// [`Tokenizer::message_cost`], each distinct string tokenized once.
+    pub(super) fn message_cost(&mut self, message: &Value) -> usize {
+        let named = message.get("name").is_some_and(Value::is_string);
+        TOKENS_PER_MESSAGE + self.strings_cost(message) + usize::from(named)
+    }
+
+    fn strings_cost(&mut self, value: &Value) -> usize {
+        match value {
+            Value::String(text) => self.count(text),
+            Value::Array(items) => items.iter().map(|item| self.strings_cost(item)).sum(),
+            Value::Object(members) => members.values().map(|v| self.strings_cost(v)).sum(),
+            Value::Number(number) => self.count(&number.to_string()),
+            Value::Bool(_) | Value::Null => 0,
+        }
+    }
+
+    fn count(&mut self, text: &str) -> usize {
+        let mut hasher = DefaultHasher::new();
+        text.hash(&mut hasher);
+        let tokenizer = self.tokenizer;
+        *self
+            .counted
+            .entry(hasher.finish())
+            .or_insert_with(|| tokenizer.count(text))
     }
 }
 

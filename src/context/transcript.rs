@@ -14,8 +14,9 @@
 //!   calls are answered in the next goes in with that answer or not at all.
 
 use super::Note;
-use crate::model::{InteractionHistory, Turn};
+use crate::model::{InteractionHistory, JsonObject};
 use crate::payload::{Message, Part, Speaker, ToolCall, answer_messages, prompt_messages};
+use serde_json::Number;
 
 /// One message of the conversation: text and calls, or (a tool's) results only.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,19 +45,49 @@ pub(super) struct Transcript {
     pub notes: Vec<Note>,
 }
 
+/// What the transcript reads of a turn.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TurnView<'a> {
+    /// Its place in the document's `Turns`.
+    pub position: usize,
+    /// `TurnIndex`.
+    pub index: &'a Number,
+    /// `PRCPrompt`.
+    pub prompt: &'a JsonObject,
+    /// `BKNResponse`.
+    pub response: &'a JsonObject,
+}
+
+impl<'a> TurnView<'a> {
+    /// The turns of a history, as the transcript reads them.
+    pub fn of(history: &'a InteractionHistory) -> Vec<Self> {
+        history
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(position, turn)| Self {
+                position,
+                index: &turn.turn_index,
+                prompt: &turn.prompt,
+                response: &turn.response,
+            })
+            .collect()
+    }
+}
+
 /// Reads a session's turns up to `until` (a `TurnIndex`), in index order.
-pub(super) fn read(history: &InteractionHistory, until: Option<u64>) -> Transcript {
-    let mut ordered: Vec<(usize, &Turn)> = history.turns.iter().enumerate().collect();
-    ordered.sort_by_key(|(position, turn)| (turn_number(turn), *position));
+pub(super) fn read(turns: &[TurnView<'_>], until: Option<u64>) -> Transcript {
+    let mut ordered: Vec<&TurnView<'_>> = turns.iter().collect();
+    ordered.sort_by_key(|turn| (turn_number(turn.index), turn.position));
     let mut transcript = Transcript::default();
-    for (position, (document_position, turn)) in ordered.into_iter().enumerate() {
-        if until.is_some_and(|until| turn_number(turn).is_none_or(|index| index > until)) {
+    for (position, turn) in ordered.into_iter().enumerate() {
+        if until.is_some_and(|until| turn_number(turn.index).is_none_or(|index| index > until)) {
             break;
         }
-        let entries = read_turn(&mut transcript, position, document_position, turn);
+        let entries = read_turn(&mut transcript, position, turn);
         transcript.turns.push(entries);
-        transcript.indexes.push(turn.turn_index.to_string());
-        transcript.documents.push(document_position);
+        transcript.indexes.push(turn.index.to_string());
+        transcript.documents.push(turn.position);
     }
     let links = pair(&mut transcript);
     transcript.units = units(&links);
@@ -64,8 +95,7 @@ pub(super) fn read(history: &InteractionHistory, until: Option<u64>) -> Transcri
 }
 
 /// A `TurnIndex` as a number: JSON Schema counts `3.0` as an integer too.
-fn turn_number(turn: &Turn) -> Option<u64> {
-    let index = &turn.turn_index;
+fn turn_number(index: &Number) -> Option<u64> {
     index.as_u64().or_else(|| {
         index
             .as_f64()
@@ -75,13 +105,9 @@ fn turn_number(turn: &Turn) -> Option<u64> {
 }
 
 /// The entries one turn adds: its new inputs, then its answer.
-fn read_turn(
-    transcript: &mut Transcript,
-    position: usize,
-    document_position: usize,
-    turn: &Turn,
-) -> Vec<Entry> {
-    let prompt = prompt_messages(&turn.prompt);
+fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) -> Vec<Entry> {
+    let document_position = turn.position;
+    let prompt = prompt_messages(turn.prompt);
     let start = prompt
         .iter()
         .rposition(|message| message.speaker == Speaker::Assistant)
@@ -120,7 +146,7 @@ fn read_turn(
     push(&mut turn_entries, Speaker::Tool, results, position);
     turn_entries.append(&mut entries);
     let answer_pointer = format!("/Turns/{document_position}/BKNResponse");
-    for message in answer_messages(&turn.response) {
+    for message in answer_messages(turn.response) {
         let speaker = message.speaker;
         let parts = carried(message, position, &answer_pointer, &mut transcript.notes);
         let (found, rest): (Vec<Part>, Vec<Part>) = parts

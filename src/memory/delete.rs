@@ -69,8 +69,11 @@ pub fn delete_session(
     let id = Literal::new_simple_literal(session_id);
     let found = mentions(store, &own, &id)?;
     let memory = scheme.memory_graph();
-    let (items_removed, items_unlinked, memory_quads) =
-        memory_changes(store, &memory, &found, &own)?;
+    let MemoryChanges {
+        removed: items_removed,
+        unlinked: items_unlinked,
+        quads: memory_quads,
+    } = memory_changes(store, &memory, &found, &own)?;
     let planned: HashSet<&Quad> = memory_quads.iter().collect();
     let left_by_plan = found
         .iter()
@@ -128,6 +131,16 @@ fn mentions(
     Ok(found)
 }
 
+/// What deleting a session changes in the memory graph.
+struct MemoryChanges {
+    /// Ids of the items removed whole.
+    removed: Vec<String>,
+    /// Ids of the items that lose their links to the session.
+    unlinked: Vec<String>,
+    /// The memory quads to delete.
+    quads: Vec<Quad>,
+}
+
 /// The memory items the session's mentions touch: those whose every source is the
 /// session's (removed whole) and the others (unlinked), with the memory quads to delete.
 fn memory_changes(
@@ -135,7 +148,7 @@ fn memory_changes(
     memory: &NamedNode,
     mentions: &[Quad],
     own: &BTreeSet<NamedNode>,
-) -> Result<(Vec<String>, Vec<String>, Vec<Quad>), StoreError> {
+) -> Result<MemoryChanges, StoreError> {
     let in_memory = GraphName::NamedNode(memory.clone());
     let mut touched: BTreeMap<NamedNode, Vec<Quad>> = BTreeMap::new();
     for quad in mentions.iter().filter(|quad| quad.graph_name == in_memory) {
@@ -171,5 +184,9 @@ fn memory_changes(
             quads.extend(links);
         }
     }
-    Ok((removed, unlinked, quads))
+    Ok(MemoryChanges {
+        removed,
+        unlinked,
+        quads,
+    })
 }

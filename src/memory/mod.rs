@@ -210,26 +210,7 @@ pub fn remember(
         triple(&item, jido::HAS_SOURCE_TYPE, source),
     ];
     if created {
-        for class in [
-            request.kind.class(),
-            jido::MEMORY_ITEM,
-            request.kind.core_class(),
-            jcore::MEMORY,
-            prov::ENTITY,
-        ] {
-            triples.push(triple(&item, rdf::TYPE, class));
-        }
-        triples.push(triple(
-            &item,
-            ihi::MEMORY_ID,
-            Literal::new_simple_literal(&id),
-        ));
-        triples.push(triple(
-            &item,
-            ihi::MEMORY_TEXT,
-            Literal::new_simple_literal(&request.text),
-        ));
-        triples.push(triple(&item, prov::GENERATED_AT_TIME, date_time(now)));
+        triples.extend(new_item(&item, &id, request, now));
     }
     let graph = scheme.memory_graph();
     let mut replaced = Vec::new();
@@ -267,6 +248,32 @@ pub fn remember(
         source: source.into_owned(),
         created,
     })
+}
+
+/// What a new item says of itself: its types, id, text and when it was made.
+fn new_item(item: &NamedNode, id: &str, request: &Remember, now: DateTime) -> Vec<Triple> {
+    let mut triples: Vec<Triple> = [
+        request.kind.class(),
+        jido::MEMORY_ITEM,
+        request.kind.core_class(),
+        jcore::MEMORY,
+        prov::ENTITY,
+    ]
+    .into_iter()
+    .map(|class| triple(item, rdf::TYPE, class))
+    .collect();
+    triples.push(triple(
+        item,
+        ihi::MEMORY_ID,
+        Literal::new_simple_literal(id),
+    ));
+    triples.push(triple(
+        item,
+        ihi::MEMORY_TEXT,
+        Literal::new_simple_literal(&request.text),
+    ));
+    triples.push(triple(item, prov::GENERATED_AT_TIME, date_time(now)));
+    triples
 }
 
 /// Removes a memory item, by id or IRI.

@@ -254,6 +254,14 @@ pub const TRANSCRIPT: CannedQuery = CannedQuery {
     sparql: include_str!("../../queries/transcript.rq"),
 };
 
+/// `payloads`: a session's turns in order, with their payloads as stored.
+pub const PAYLOADS: CannedQuery = CannedQuery {
+    name: "payloads",
+    summary: "a session's turns in order: index, prompt and response payloads (JSON text)",
+    parameters: &[SESSION_REQUIRED],
+    sparql: include_str!("../../queries/payloads.rq"),
+};
+
 /// `search`: turns whose prompt or answer text contains a text.
 pub const SEARCH: CannedQuery = CannedQuery {
     name: "search",
@@ -397,6 +405,7 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     TOOL_STATS,
     SESSIONS,
     TRANSCRIPT,
+    PAYLOADS,
     SEARCH,
     USER_STATE,
     INSTRUCTIONS,

@@ -191,6 +191,7 @@ impl From<crate::context::ContextError> for ApiError {
             budget @ ContextError::BudgetTooSmall { .. } => {
                 Self::new(StatusCode::UNPROCESSABLE_ENTITY, chain(&budget))
             }
+            corrupt @ ContextError::Corrupt { .. } => Self::internal(chain(&corrupt)),
         }
     }
 }

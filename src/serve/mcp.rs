@@ -33,9 +33,10 @@ pub struct McpTools {
     query_timeout: Duration,
     /// Writes go one at a time, with the HTTP server's.
     writing: Arc<Mutex<()>>,
-    /// The HTTP server's token: over HTTP, a tool that writes needs it (over stdio, the
-    /// host that started the process owns the store).
+    /// The HTTP server's token: over HTTP, a tool that writes needs it.
     token: Option<String>,
+    /// Over stdio, whether the tools that write may (`ihigraph mcp --allow-write`).
+    stdio_writes: bool,
     tool_router: ToolRouter<Self>,
 }
 
@@ -142,6 +143,7 @@ impl McpTools {
             query_timeout,
             writing,
             token: None,
+            stdio_writes: false,
             tool_router: Self::tool_router(),
         }
     }
@@ -150,6 +152,15 @@ impl McpTools {
     #[must_use]
     pub fn with_token(self, token: Option<String>) -> Self {
         Self { token, ..self }
+    }
+
+    /// Over stdio: whether the tools that write may.
+    #[must_use]
+    pub fn with_stdio_writes(self, stdio_writes: bool) -> Self {
+        Self {
+            stdio_writes,
+            ..self
+        }
     }
 
     #[tool(
@@ -195,6 +206,11 @@ impl McpTools {
             if let Err(error) = super::auth::may_write(&options, &parts.headers) {
                 return Ok(mistake(error.message));
             }
+        } else if !self.stdio_writes {
+            return Ok(mistake(
+                "remember writes to the store, and this server was started without --allow-write: \
+                 ask the user to start it with `ihigraph mcp --allow-write`",
+            ));
         }
         let request = match arguments.item.to_remember(arguments.session) {
             Ok(request) => request,

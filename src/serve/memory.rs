@@ -46,7 +46,7 @@ pub(crate) fn context_options(
         None => ContextFormat::OpenAiChat,
     };
     let tokenizer = tokenizer
-        .map(|name| name.parse::<Tokenizer>())
+        .map(str::parse::<Tokenizer>)
         .transpose()
         .map_err(|error| ApiError::bad_request(error.to_string()))?;
     let system = match system {

@@ -485,12 +485,14 @@ async fn delete(
         "iris_checked": receipt.iris_checked,
         "mentions_left": receipt.mentions_left,
     });
-    let status = if receipt.mentions_left == 0 {
-        StatusCode::OK
+    if receipt.mentions_left > 0 {
+        return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());
+    }
+    if dry_run || flag(&parameters, "receipt")? {
+        Ok(Json(body).into_response())
     } else {
-        StatusCode::INTERNAL_SERVER_ERROR
-    };
-    Ok((status, Json(body)).into_response())
+        Ok(StatusCode::NO_CONTENT.into_response())
+    }
 }
 
 /// A session id as one URL path segment.

@@ -182,6 +182,9 @@ pub struct ServeArgs {
 pub struct McpArgs {
     #[command(flatten)]
     pub limits: QueryLimitArgs,
+    /// Let the tools that write (remember) write to the store.
+    #[arg(long)]
+    pub allow_write: bool,
 }
 
 /// How long a query may run and how long its answer may be.

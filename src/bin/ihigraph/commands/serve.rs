@@ -34,7 +34,7 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         let address = listener.local_addr().context("cannot read the bound address")?;
-        eprintln!("ihigraph: serving {location} at http://{address}/ (SPARQL /sparql, REST /sessions, queries /queries, MCP /mcp)");
+        // Who may do what first: the `serving` line is the last one, and says it is ready.
         match (&options.token, options.allow_update) {
             (None, update) => eprintln!(
                 "ihigraph: read-only: {TOKEN_VARIABLE} is not set, so writes are refused{}",
@@ -46,6 +46,7 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         if !address.ip().is_loopback() {
             eprintln!("ihigraph: warning: {address} is reachable from other machines, and reads are open to all of them");
         }
+        eprintln!("ihigraph: serving {location} at http://{address}/ (SPARQL /sparql, REST /sessions, queries /queries, MCP /mcp)");
         let cancel = CancellationToken::new();
         let app = router(Arc::new(store), options, request_log(), &cancel);
         serve(listener, app, cancel, stop_signal()).await.context("the server failed")
@@ -68,7 +69,8 @@ pub fn stdio(store: HistoryStore, args: &McpArgs) -> Result<Status> {
         args.limits.max_results,
         query_timeout(&args.limits)?,
         Arc::new(Mutex::new(())),
-    );
+    )
+    .with_stdio_writes(args.allow_write);
     let runtime = runtime()?;
     runtime
         .block_on(serve_mcp_stdio(tools))

@@ -74,14 +74,15 @@ EOF
 }
 
 latency() { # ENDPOINT-ARGS...: p50/p99 of recent-turns and tool-usage over 200 calls each
-    local ids
-    ids=$("$bin" "$@" export --format pgm-ihi | python3 -c 'import sys,json; print("\n".join(json.loads(l)["SessionID"] for l in sys.stdin))' | head -200)
+    "$bin" "$@" export --format pgm-ihi |
+        python3 -c 'import sys,json; print("\n".join([json.loads(l)["SessionID"] for l in sys.stdin][:200]))' \
+        > "$work/ids.txt"
     for query in recent-turns tool-usage; do
-        python3 - "$bin" "$query" "$@" <<'PY' <<< "$ids"
-import subprocess, sys, time, json
-bin, query, *store = sys.argv[1:]
+        python3 - "$work/ids.txt" "$bin" "$query" "$@" <<'PY'
+import subprocess, sys, time
+ids, bin, query, *store = sys.argv[1:]
 times = []
-for session in sys.stdin.read().split():
+for session in open(ids).read().split():
     t = time.perf_counter()
     subprocess.run([bin, *store, "query", query, "-p", f"session={session}", "--format", "json"], check=True, capture_output=True)
     times.append((time.perf_counter() - t) * 1000)

@@ -59,18 +59,7 @@ impl Tokenizer {
 
     /// What a message (or a system prompt) costs, by the rule above.
     pub fn message_cost(self, message: &Value) -> usize {
-        let named = message.get("name").is_some_and(Value::is_string);
-        TOKENS_PER_MESSAGE + self.strings_cost(message) + usize::from(named)
-    }
-
-    fn strings_cost(self, value: &Value) -> usize {
-        match value {
-            Value::String(text) => self.count(text),
-            Value::Array(items) => items.iter().map(|item| self.strings_cost(item)).sum(),
-            Value::Object(members) => members.values().map(|v| self.strings_cost(v)).sum(),
-            Value::Number(number) => self.count(&number.to_string()),
-            Value::Bool(_) | Value::Null => 0,
-        }
+        Counter::new(self).message_cost(message)
     }
 }
 

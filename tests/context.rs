@@ -739,3 +739,32 @@ fn the_cli_prints_the_request_and_says_what_it_left_out() {
         .unwrap();
     assert_eq!(unknown.status.code(), Some(1));
 }
+
+#[test]
+fn a_payload_changed_behind_ihigraphs_back_is_a_clear_error() {
+    let store = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chat.json");
+    std::fs::write(&path, chat_session().to_string()).unwrap();
+    ihigraph(store.path())
+        .arg("ingest")
+        .arg(&path)
+        .assert()
+        .success();
+    let update = "PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
+        DELETE { GRAPH ?g { ?p ihi:rawJson ?json } } INSERT { GRAPH ?g { ?p ihi:rawJson \"not json\" } }
+        WHERE { GRAPH ?g { ?p ihi:rawJson ?json } FILTER (STRENDS(STR(?p), \"/turn/1/prompt\")) }";
+    ihigraph(store.path())
+        .args(["sparql", "--update", update])
+        .assert()
+        .success();
+    let output = ihigraph(store.path())
+        .args(["context", "s", "--budget", "8000"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("turn 1 of session \"s\""), "{stderr}");
+    assert!(stderr.contains("not written by ihigraph"), "{stderr}");
+}

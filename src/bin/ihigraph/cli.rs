@@ -107,7 +107,9 @@ pub enum Command {
     },
     /// Add one turn (a JSON object, as in a document's Turns) to a stored session.
     Append(AppendArgs),
-    /// Remove a session and everything about it, or every session.
+    /// Remove a session, the memory made from it alone and the links of shared memory to
+    /// it, and print a receipt with a check that nothing in the store still names it; or
+    /// every session.
     Delete(DeleteArgs),
     /// Make a memory item (a fact, a decision, a lesson) from a stored turn, in the
     /// store's memory graph, with its provenance: the turn it was derived from, the
@@ -131,7 +133,7 @@ pub enum Command {
     Context(ContextArgs),
     /// Write a copy of the store while it stays readable: into a new directory (the
     /// embedded store's own copy), or into a new .nq or .trig file (every store, a
-    /// server's too: its settings, ontologies and sessions).
+    /// server's too: its settings, ontologies, sessions and memory).
     Backup {
         /// The directory or file (.nq, .nquads, .trig) to create.
         #[arg(value_name = "TARGET")]

@@ -694,17 +694,20 @@ fn replayed_requests_add_only_what_is_new() {
     assert_eq!(assemble(&history(&document), &until).unwrap().turns, ["0"]);
 }
 
-#[test]
-fn the_cli_prints_the_request_and_says_what_it_left_out() {
+/// A store holding the chat session (ingested through the command line).
+fn stored_chat_session() -> tempfile::TempDir {
     let store = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("chat.json");
-    std::fs::write(&path, chat_session().to_string()).unwrap();
     ihigraph(store.path())
-        .arg("ingest")
-        .arg(&path)
+        .args(["ingest", "-"])
+        .write_stdin(chat_session().to_string())
         .assert()
         .success();
+    store
+}
+
+#[test]
+fn the_cli_prints_the_request_and_says_what_it_left_out() {
+    let store = stored_chat_session();
     let output = ihigraph(store.path())
         .args(["context", "s", "--budget", "8000", "--format", "gemini"])
         .output()
@@ -742,15 +745,7 @@ fn the_cli_prints_the_request_and_says_what_it_left_out() {
 
 #[test]
 fn a_payload_changed_behind_ihigraphs_back_is_a_clear_error() {
-    let store = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("chat.json");
-    std::fs::write(&path, chat_session().to_string()).unwrap();
-    ihigraph(store.path())
-        .arg("ingest")
-        .arg(&path)
-        .assert()
-        .success();
+    let store = stored_chat_session();
     let update = "PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
         DELETE { GRAPH ?g { ?p ihi:rawJson ?json } } INSERT { GRAPH ?g { ?p ihi:rawJson \"not json\" } }
         WHERE { GRAPH ?g { ?p ihi:rawJson ?json } FILTER (STRENDS(STR(?p), \"/turn/1/prompt\")) }";

@@ -241,7 +241,7 @@ fn stored_turns(store: &HistoryStore, session_id: &str) -> Result<Vec<StoredTurn
     for (position, solution) in solutions.enumerate() {
         let solution = solution.map_err(StoreError::QueryEvaluation)?;
         let text = |name: &str| match solution.get(name) {
-            Some(Term::Literal(literal)) => Some(literal.value().to_owned()),
+            Some(Term::Literal(literal)) => Some(literal.value()),
             _ => None,
         };
         let corrupt = |what: &str| ContextError::Corrupt {
@@ -252,11 +252,11 @@ fn stored_turns(store: &HistoryStore, session_id: &str) -> Result<Vec<StoredTurn
         let index_text = text("rawTurnIndex")
             .or_else(|| text("turnIndex"))
             .ok_or_else(|| corrupt("no TurnIndex"))?;
-        let index: Number = serde_json::from_str(&index_text)
+        let index: Number = serde_json::from_str(index_text)
             .map_err(|_| corrupt("a TurnIndex that is not a number"))?;
         let object = |name: &str| -> Result<JsonObject, ContextError> {
             let json = text(name).ok_or_else(|| corrupt("a payload without its JSON"))?;
-            match serde_json::from_str(&json) {
+            match serde_json::from_str(json) {
                 Ok(Value::Object(object)) => Ok(object),
                 _ => Err(corrupt("a payload whose stored JSON is not an object")),
             }

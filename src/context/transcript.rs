@@ -15,7 +15,7 @@
 
 use super::Note;
 use crate::model::{InteractionHistory, JsonObject};
-use crate::payload::{Message, Part, Speaker, ToolCall, answer_messages, prompt_messages};
+use crate::payload::{Message, Part, Speaker, ToolCall, answer_messages, new_prompt_messages};
 use serde_json::Number;
 
 /// One message of the conversation: text and calls, or (a tool's) results only.
@@ -107,12 +107,7 @@ fn turn_number(index: &Number) -> Option<u64> {
 /// The entries one turn adds: its new inputs, then its answer.
 fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) -> Vec<Entry> {
     let document_position = turn.position;
-    let prompt = prompt_messages(turn.prompt);
-    let start = prompt
-        .iter()
-        .rposition(|message| message.speaker == Speaker::Assistant)
-        .map_or(0, |last| last + 1);
-    let mut inputs = prompt.into_iter().skip(start).peekable();
+    let mut inputs = new_prompt_messages(turn.prompt).into_iter().peekable();
     let prompt_pointer = format!("/Turns/{document_position}/PRCPrompt");
     if position == 0 {
         while let Some(message) = inputs.next_if(|m| m.speaker == Speaker::System) {

@@ -19,7 +19,8 @@ pub use delete::{DeletionReceipt, delete_session};
 pub use error::MemoryError;
 
 use crate::model::{Role, Turn};
-use crate::payload::{Part, Speaker, prompt_messages};
+use crate::payload::{Part, new_prompt_messages};
+use crate::query::Arguments;
 use crate::rdf::IriScheme;
 use crate::rdf::vocab::{ihi, jcore, jido, prov, rdf};
 use crate::store::{HistoryStore, StoreError};
@@ -276,6 +277,25 @@ fn new_item(item: &NamedNode, id: &str, request: &Remember, now: DateTime) -> Ve
     triples
 }
 
+/// The arguments of the `memories` canned query for the items of a session and of a
+/// kind (each when given); add `at` for a time.
+///
+/// ```
+/// use ihigraph::memory::{memories_arguments, MemoryKind};
+/// let arguments = memories_arguments(Some("abc"), Some(MemoryKind::Decision));
+/// assert!(format!("{arguments:?}").contains("Decision"));
+/// ```
+pub fn memories_arguments(session: Option<&str>, kind: Option<MemoryKind>) -> Arguments {
+    let mut arguments = Arguments::new();
+    if let Some(session) = session {
+        arguments = arguments.text("session", session);
+    }
+    if let Some(kind) = kind {
+        arguments = arguments.raw("kind", kind.class().as_str());
+    }
+    arguments
+}
+
 /// Removes a memory item, by id or IRI.
 pub fn forget(store: &HistoryStore, item: &str) -> Result<NamedNode, MemoryError> {
     let scheme = store.scheme();
@@ -305,16 +325,8 @@ fn source_type(turn: &Turn) -> NamedNodeRef<'static> {
         Role::HUser => jido::USER_SOURCE,
         Role::Bkn => jido::AGENT_SOURCE,
         Role::AUser => {
-            // What the prompt adds: a prompt may replay the conversation before it.
-            let messages = prompt_messages(&turn.prompt);
-            let new = messages
-                .iter()
-                .rposition(|message| message.speaker == Speaker::Assistant)
-                .map_or(0, |last| last + 1);
-            let parts: Vec<&Part> = messages[new..]
-                .iter()
-                .flat_map(|message| &message.parts)
-                .collect();
+            let messages = new_prompt_messages(&turn.prompt);
+            let parts: Vec<&Part> = messages.iter().flat_map(|message| &message.parts).collect();
             if !parts.is_empty() && parts.iter().all(|part| matches!(part, Part::Result(_))) {
                 jido::TOOL_SOURCE
             } else {

@@ -92,6 +92,31 @@ pub fn prompt_messages(payload: &Map<String, Value>) -> Vec<Message> {
     messages
 }
 
+/// The messages a prompt adds to the conversation: those after its last assistant
+/// message. A prompt may be the whole request as sent (the conversation so far, replayed)
+/// or only what is new (as the importers write it); either way, these are the inputs
+/// since the previous answer.
+///
+/// ```
+/// use ihigraph::payload::{new_prompt_messages, Part};
+/// let replayed = serde_json::json!({"messages": [
+///     {"role": "user", "content": "one"}, {"role": "assistant", "content": "1"},
+///     {"role": "user", "content": "two"}
+/// ]});
+/// let new = new_prompt_messages(replayed.as_object().unwrap());
+/// assert_eq!(new.len(), 1);
+/// assert_eq!(new[0].parts, [Part::Text("two".into())]);
+/// ```
+pub fn new_prompt_messages(payload: &Map<String, Value>) -> Vec<Message> {
+    let mut messages = prompt_messages(payload);
+    let start = messages
+        .iter()
+        .rposition(|message| message.speaker == Speaker::Assistant)
+        .map_or(0, |last| last + 1);
+    messages.drain(..start);
+    messages
+}
+
 /// The messages of an answer payload.
 ///
 /// ```

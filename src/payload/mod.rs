@@ -18,6 +18,6 @@ mod text;
 mod tools;
 
 pub use call::{ToolCall, ToolResultFound};
-pub use messages::{Message, Part, Speaker, answer_messages, prompt_messages};
+pub use messages::{Message, Part, Speaker, answer_messages, new_prompt_messages, prompt_messages};
 pub use text::{PayloadKind, payload_text};
 pub use tools::{find_tool_calls, find_tool_results};

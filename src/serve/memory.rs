@@ -5,8 +5,8 @@
 use super::rows::json_rows;
 use super::{ApiError, AppState, auth};
 use crate::context::{ContextFormat, ContextOptions, SystemPrompt, Tokenizer, session_context};
-use crate::memory::{MemoryKind, Remember, forget, remember};
-use crate::query::{Arguments, MEMORIES, parse_date_time};
+use crate::memory::{MemoryKind, Remember, forget, memories_arguments, remember};
+use crate::query::{MEMORIES, parse_date_time};
 use crate::store::HistoryStore;
 use axum::Json;
 use axum::Router;
@@ -200,14 +200,11 @@ async fn list(
     State(state): State<AppState>,
     Query(parameters): Query<HashMap<String, String>>,
 ) -> Result<Response, ApiError> {
-    let mut arguments = Arguments::new();
-    if let Some(session) = parameters.get("session") {
-        arguments = arguments.text("session", session);
-    }
-    if let Some(kind) = parameters.get("kind") {
-        let kind = kind.parse::<MemoryKind>()?;
-        arguments = arguments.raw("kind", kind.class().as_str());
-    }
+    let kind = parameters
+        .get("kind")
+        .map(|kind| kind.parse::<MemoryKind>())
+        .transpose()?;
+    let mut arguments = memories_arguments(parameters.get("session").map(String::as_str), kind);
     if let Some(at) = parameters.get("at") {
         arguments = arguments.raw("at", at);
     }

@@ -471,9 +471,13 @@ async fn delete(
     if !dry_run {
         auth::may_write(&state.options, &headers)?;
     }
-    let receipt = state
-        .write(move |store: &HistoryStore| Ok(delete_session(store, &id, dry_run)?))
-        .await?;
+    let work = move |store: &HistoryStore| Ok(delete_session(store, &id, dry_run)?);
+    // A dry run writes nothing: it need not wait for the writes ahead of it.
+    let receipt = if dry_run {
+        state.blocking(work).await?
+    } else {
+        state.write(work).await?
+    };
     let body = json!({
         "session": receipt.session_id,
         "dry_run": receipt.dry_run,

@@ -5,9 +5,11 @@ use crate::cli::{MemoryArgs, MemoryKindArg, RememberArgs};
 use crate::output::print_results;
 use crate::status::{Status, UsageError};
 use anyhow::Result;
-use ihigraph::memory::{MemoryKind, Remember, forget as forget_item, remember as remember_item};
+use ihigraph::HistoryStore;
+use ihigraph::memory::{
+    MemoryKind, Remember, forget as forget_item, memories_arguments, remember as remember_item,
+};
 use ihigraph::query::{MEMORIES, parse_date_time};
-use ihigraph::{Arguments, HistoryStore};
 use oxsdatatypes::DateTime;
 
 pub fn remember(store: &HistoryStore, args: &RememberArgs) -> Result<Status> {
@@ -45,13 +47,7 @@ pub fn remember(store: &HistoryStore, args: &RememberArgs) -> Result<Status> {
 }
 
 pub fn list(store: &HistoryStore, args: &MemoryArgs) -> Result<Status> {
-    let mut arguments = Arguments::new();
-    if let Some(session) = &args.session {
-        arguments = arguments.text("session", session);
-    }
-    if let Some(kind_arg) = args.kind {
-        arguments = arguments.raw("kind", kind(kind_arg).class().as_str());
-    }
+    let mut arguments = memories_arguments(args.session.as_deref(), args.kind.map(kind));
     if let Some(at) = &args.at {
         arguments = arguments.date_time("at", time("--at", at)?);
     }

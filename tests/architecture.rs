@@ -23,7 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["model", "read", "check", "import", "rdf", "store"],
     ),
     ("context", &["model", "payload", "query", "store"]),
-    ("memory", &["model", "payload", "rdf", "store"]),
+    ("memory", &["model", "payload", "rdf", "query", "store"]),
     ("generate", &[]),
     (
         "serve",

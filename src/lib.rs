@@ -4,7 +4,7 @@
 //!
 //! Each module is one concern and uses only the modules above it in this list (see
 //! `ARCHITECTURE.md`): [`model`], [`read`], [`check`], [`payload`], [`import`], [`rdf`],
-//! [`query`], [`store`], [`ingest`], [`context`], [`memory`], [`generate`]. The names most programs need are
+//! [`query`], [`store`], [`ingest`], [`context`], [`memory`], [`integrity`], [`generate`]. The names most programs need are
 //! re-exported here.
 
 pub mod check;
@@ -12,6 +12,7 @@ pub mod context;
 pub mod generate;
 pub mod import;
 pub mod ingest;
+pub mod integrity;
 pub mod memory;
 pub mod model;
 pub mod payload;

@@ -24,12 +24,22 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("context", &["model", "payload", "query", "store"]),
     ("memory", &["model", "payload", "rdf", "query", "store"]),
+    ("integrity", &["model", "read", "check", "rdf", "store"]),
     ("generate", &[]),
     (
         "serve",
         &[
-            "model", "read", "check", "import", "rdf", "query", "store", "ingest", "context",
+            "model",
+            "read",
+            "check",
+            "import",
+            "rdf",
+            "query",
+            "store",
+            "ingest",
+            "context",
             "memory",
+            "integrity",
         ],
     ),
 ];

@@ -1,12 +1,13 @@
 //! Deleting a session with everything derived from it, and a receipt that says what went
-//! and proves nothing is left: the session's graph; the memory items derived only from
-//! it (items derived from other sessions too lose only their links to it); then a check
-//! that no triple in any named graph still mentions the session's id, its work session,
-//! or an IRI of its own (its graph, its conversation and everything below it).
+//! and proves nothing is left: the session's graph; its fingerprint record; the memory
+//! items derived only from it (items derived from other sessions too lose only their
+//! links to it); then a check that no triple in any named graph still mentions the
+//! session's id, its work session, or an IRI of its own (its graph, its conversation and
+//! everything below it).
 
-use super::{MemoryError, data_block, quads_of};
+use super::MemoryError;
 use crate::rdf::vocab::{ihi, prov};
-use crate::store::{HistoryStore, StoreError};
+use crate::store::{HistoryStore, StoreError, data_block};
 use oxrdf::{GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Write as _;
@@ -26,6 +27,8 @@ pub struct DeletionReceipt {
     pub items_unlinked: Vec<String>,
     /// Triples removed from the memory graph.
     pub memory_triples: usize,
+    /// Triples of the session's fingerprint record removed from the fingerprints graph.
+    pub fingerprint_triples: usize,
     /// The IRIs of the session checked for, besides its id.
     pub iris_checked: usize,
     /// Triples left anywhere that mention the session (for a dry run: that the deletion
@@ -35,8 +38,8 @@ pub struct DeletionReceipt {
     pub dry_run: bool,
 }
 
-/// Deletes a session, the memory items derived only from it and the links of the others
-/// to it, in one update; then checks the store for anything left that mentions it.
+/// Deletes a session, its fingerprint record, the memory items derived only from it and
+/// the links of the others to it, in one update; then checks the store for anything left that mentions it.
 /// With `dry_run`, deletes nothing and says what would go, and what would be left.
 pub fn delete_session(
     store: &HistoryStore,
@@ -74,7 +77,14 @@ pub fn delete_session(
         unlinked: items_unlinked,
         quads: memory_quads,
     } = memory_changes(store, &memory, &found, &own)?;
-    let planned: HashSet<&Quad> = memory_quads.iter().collect();
+    // The session's fingerprint record goes with it.
+    let fingerprints = GraphName::NamedNode(scheme.fingerprints_graph());
+    let record: Vec<Quad> = found
+        .iter()
+        .filter(|quad| quad.graph_name == fingerprints)
+        .cloned()
+        .collect();
+    let planned: HashSet<&Quad> = memory_quads.iter().chain(&record).collect();
     let left_by_plan = found
         .iter()
         .filter(|quad| quad.graph_name != GraphName::NamedNode(graph.clone()))
@@ -87,6 +97,7 @@ pub fn delete_session(
         items_removed,
         items_unlinked,
         memory_triples: memory_quads.len(),
+        fingerprint_triples: record.len(),
         iris_checked: own.len(),
         mentions_left: left_by_plan,
         dry_run,
@@ -94,10 +105,12 @@ pub fn delete_session(
     if dry_run {
         return Ok(receipt);
     }
-    if memory_quads.is_empty() {
+    if memory_quads.is_empty() && record.is_empty() {
         store.delete_session(session_id)?;
     } else {
-        let mut update = data_block("DELETE DATA", &memory_quads);
+        let mut gone = memory_quads;
+        gone.extend(record);
+        let mut update = data_block("DELETE DATA", &gone);
         let _ = write!(update, " ;\nDROP SILENT GRAPH {graph}");
         store.update(&update)?;
     }
@@ -121,11 +134,11 @@ fn mentions(
             "SELECT ?s ?p ?o ?g WHERE {{ VALUES ?x {{ {values}}} \
              {{ GRAPH ?g {{ ?x ?p ?o }} BIND(?x AS ?s) }} UNION {{ GRAPH ?g {{ ?s ?p ?x }} BIND(?x AS ?o) }} }}"
         );
-        found.extend(quads_of(store, &query)?);
+        found.extend(store.select_quads(&query)?);
     }
     let query =
         format!("SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p {id} }} BIND({id} AS ?o) }}");
-    found.extend(quads_of(store, &query)?);
+    found.extend(store.select_quads(&query)?);
     let mut seen = HashSet::new();
     found.retain(|quad| seen.insert(quad.clone()));
     Ok(found)
@@ -158,12 +171,9 @@ fn memory_changes(
     }
     let (mut removed, mut unlinked, mut quads) = (Vec::new(), Vec::new(), Vec::new());
     for (item, links) in touched {
-        let whole = quads_of(
-            store,
-            &format!(
-                "SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} VALUES (?s ?g) {{ ({item} {memory}) }} }}"
-            ),
-        )?;
+        let whole = store.select_quads(&format!(
+            "SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s ?p ?o }} VALUES (?s ?g) {{ ({item} {memory}) }} }}"
+        ))?;
         let only_ours = whole
             .iter()
             .filter(|quad| quad.predicate == prov::WAS_DERIVED_FROM)

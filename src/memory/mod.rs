@@ -23,10 +23,10 @@ use crate::payload::{Part, new_prompt_messages};
 use crate::query::Arguments;
 use crate::rdf::IriScheme;
 use crate::rdf::vocab::{ihi, jcore, jido, prov, rdf};
-use crate::store::{HistoryStore, StoreError};
+use crate::store::{HistoryStore, StoreError, data_block};
 use oxigraph::sparql::QueryResults;
 use oxrdf::vocab::xsd;
-use oxrdf::{Literal, NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term, Triple};
+use oxrdf::{Literal, NamedNode, NamedNodeRef, Quad, Term, Triple};
 use oxsdatatypes::DateTime;
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -355,55 +355,7 @@ fn date_time(value: DateTime) -> Literal {
 /// The quads of a memory item (as subject) in the memory graph.
 fn item_quads(store: &HistoryStore, item: &NamedNode) -> Result<Vec<Quad>, StoreError> {
     let memory = store.scheme().memory_graph();
-    quads_of(
-        store,
-        &format!(
-            "SELECT ?s ?p ?o ?g WHERE {{ VALUES (?s ?g) {{ ({item} {memory}) }} GRAPH ?g {{ ?s ?p ?o }} }}"
-        ),
-    )
-}
-
-/// The quads a query's `?s ?p ?o ?g` solutions name.
-fn quads_of(store: &HistoryStore, query: &str) -> Result<Vec<Quad>, StoreError> {
-    let QueryResults::Solutions(solutions) = store.query(query)? else {
-        return Ok(Vec::new());
-    };
-    let mut quads = Vec::new();
-    for solution in solutions {
-        let solution = solution.map_err(StoreError::QueryEvaluation)?;
-        let subject = match solution.get("s") {
-            Some(Term::NamedNode(node)) => NamedOrBlankNode::NamedNode(node.clone()),
-            Some(Term::BlankNode(node)) => NamedOrBlankNode::BlankNode(node.clone()),
-            _ => continue,
-        };
-        let (Some(Term::NamedNode(predicate)), Some(object), Some(Term::NamedNode(graph))) =
-            (solution.get("p"), solution.get("o"), solution.get("g"))
-        else {
-            continue;
-        };
-        quads.push(Quad::new(
-            subject,
-            predicate.clone(),
-            object.clone(),
-            graph.clone(),
-        ));
-    }
-    Ok(quads)
-}
-
-/// `INSERT DATA` or `DELETE DATA` of quads, every term written in N-Triples syntax (so
-/// nothing from the input is ever read as SPARQL), one `GRAPH` block per quad: the
-/// form every server parses (Virtuoso refuses a `DELETE` template with `GRAPH` blocks as
-/// spargebra writes them, so no update here has one).
-fn data_block(operation: &str, quads: &[Quad]) -> String {
-    let mut update = format!("{operation} {{\n");
-    for quad in quads {
-        let _ = writeln!(
-            update,
-            "  GRAPH {} {{ {} {} {} . }}",
-            quad.graph_name, quad.subject, quad.predicate, quad.object
-        );
-    }
-    update.push('}');
-    update
+    store.select_quads(&format!(
+        "SELECT ?s ?p ?o ?g WHERE {{ VALUES (?s ?g) {{ ({item} {memory}) }} GRAPH ?g {{ ?s ?p ?o }} }}"
+    ))
 }

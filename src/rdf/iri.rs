@@ -115,6 +115,12 @@ impl IriScheme {
         self.node(&["memory"])
     }
 
+    /// The named graph of the sessions' fingerprint records: the store's bookkeeping,
+    /// outside every session graph and so outside every fingerprint.
+    pub fn fingerprints_graph(&self) -> NamedNode {
+        self.node(&["fingerprints"])
+    }
+
     /// A memory item, by its id.
     pub fn memory_item(&self, id: &str) -> NamedNode {
         self.node(&["memory", &encode_segment(id)])

@@ -1,12 +1,17 @@
 //! RDF: the vocabulary, the IRI scheme, the ontologies, and the mapping of a history to
 //! the quads of its session graph and back.
 
+mod fingerprint;
 mod iri;
 mod mapping;
 mod ontology;
 mod retrieve;
 pub mod vocab;
 
+pub use fingerprint::{
+    FINGERPRINT_ALGORITHM, Fingerprint, FingerprintError, Manifest, PredicateChange,
+    PredicateLines, canonical_nquads, fingerprint, predicate_of,
+};
 pub use iri::{
     DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,
     encode_segment,

@@ -189,6 +189,18 @@ terms!(
     STORE_SETTINGS = "storeSettings",
     /// Store settings: the digest of the ontologies stored beside the sessions.
     ONTOLOGY_DIGEST = "ontologyDigest",
+    /// Fingerprint record (subject: a session graph) -> the session's `SessionID`.
+    FINGERPRINTED_SESSION = "fingerprintedSession",
+    /// Fingerprint record -> SHA-256 of the graph's RDFC-1.0 canonical N-Quads.
+    FINGERPRINT = "fingerprint",
+    /// Fingerprint record -> how it was taken (`RDFC-1.0/SHA-256`).
+    FINGERPRINT_ALGORITHM = "fingerprintAlgorithm",
+    /// Fingerprint record -> when it was taken.
+    FINGERPRINTED_AT = "fingerprintedAt",
+    /// Fingerprint record -> how many quads it covers.
+    FINGERPRINT_QUADS = "fingerprintQuads",
+    /// Fingerprint record -> its lines by predicate (`COUNT SHA256 IRI` per line).
+    FINGERPRINT_MANIFEST = "fingerprintManifest",
     /// A memory item's id (what `forget` takes).
     MEMORY_ID = "memoryId",
     /// What a memory item says.

@@ -486,6 +486,7 @@ async fn delete(
         "memory_items_removed": receipt.items_removed,
         "memory_items_unlinked": receipt.items_unlinked,
         "memory_triples": receipt.memory_triples,
+        "fingerprint_triples": receipt.fingerprint_triples,
         "iris_checked": receipt.iris_checked,
         "mentions_left": receipt.mentions_left,
     });

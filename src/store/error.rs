@@ -45,6 +45,9 @@ pub enum StoreError {
     /// A base or template is not usable.
     #[error(transparent)]
     Scheme(#[from] IriSchemeError),
+    /// A graph could not be canonicalized for its fingerprint.
+    #[error(transparent)]
+    Fingerprint(#[from] crate::rdf::FingerprintError),
     /// A SPARQL query does not parse.
     #[error("invalid SPARQL query")]
     QuerySyntax(#[source] SparqlSyntaxError),

@@ -79,6 +79,7 @@ impl HistoryStore {
         let mut graphs: Vec<GraphName> = vec![GraphName::DefaultGraph];
         graphs.extend(self.sessions()?.into_iter().map(|(_, graph)| graph.into()));
         graphs.push(self.scheme().memory_graph().into());
+        graphs.push(self.scheme().fingerprints_graph().into());
         for graph in &graphs {
             for quad in self.backend.quads(Some(graph.as_ref()))? {
                 serializer
@@ -93,7 +94,8 @@ impl HistoryStore {
             .map_err(StoreError::Write)
     }
 
-    /// Writes the session graphs (or one session's) in an RDF format.
+    /// Writes the session graphs and the memory graph (or one session's graph) in an RDF
+    /// format; not the store's bookkeeping (settings, ontologies, fingerprint records).
     ///
     /// ```
     /// use ihigraph::check::{CheckOptions, check_document};
@@ -148,10 +150,11 @@ impl HistoryStore {
                 graphs
             }
         };
+        let fingerprints = GraphName::NamedNode(self.scheme().fingerprints_graph());
         for graph in graphs {
             for quad in self.backend.quads(graph.as_ref().map(GraphName::as_ref))? {
                 let quad = quad?;
-                if is_bookkeeping(&quad.graph_name) {
+                if is_bookkeeping(&quad.graph_name) || quad.graph_name == fingerprints {
                     continue;
                 }
                 if format == ExportFormat::Turtle {

@@ -8,6 +8,7 @@ mod backend;
 mod embedded;
 mod error;
 mod export;
+mod fingerprints;
 mod remote;
 mod settings;
 
@@ -15,6 +16,7 @@ pub use backend::{Backend, Capabilities, QuadStream};
 pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
+pub use fingerprints::FingerprintRecord;
 pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOptions};
 pub use settings::SchemeRequest;
 
@@ -22,12 +24,13 @@ use crate::model::InteractionHistory;
 use crate::query::{Arguments, CannedQuery};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
-use oxigraph::model::{Graph, GraphName, Literal, NamedNode, Quad, Term};
+use oxigraph::model::{Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlSyntaxError};
 use spargebra::Query;
 use spargebra::SparqlParser;
 use spargebra::algebra::QueryDataset;
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// What writing a session did.
@@ -143,6 +146,7 @@ impl HistoryStore {
         }
         self.backend
             .replace_graphs(&[session.graph.clone().into()], session.quads.clone())?;
+        self.record_fingerprints(&[(session.session_id.clone(), session.graph.clone())])?;
         Ok(WriteOutcome {
             replaced,
             unchanged: false,
@@ -179,15 +183,22 @@ impl HistoryStore {
         let mut outcomes = Vec::with_capacity(sessions.len());
         let mut fresh: Vec<Vec<Quad>> = Vec::new();
         let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
+        let mut written: Vec<(String, NamedNode)> = Vec::new();
         for session in sessions {
             if fresh_graphs.contains(&session.graph) {
                 self.backend.add_graphs(std::mem::take(&mut fresh))?;
+                self.record_fingerprints(&std::mem::take(&mut written))?;
                 fresh_graphs.clear();
             }
             if self.backend.contains_graph(session.graph.as_ref())? {
-                outcomes.push(self.write_session(&session)?);
+                let outcome = self.write_session(&session)?;
+                if outcome.unchanged && self.record_quads(&[&session.graph])?.is_empty() {
+                    written.push((session.session_id, session.graph));
+                }
+                outcomes.push(outcome);
             } else {
-                fresh_graphs.insert(session.graph);
+                fresh_graphs.insert(session.graph.clone());
+                written.push((session.session_id, session.graph));
                 fresh.push(session.quads);
                 outcomes.push(WriteOutcome {
                     replaced: false,
@@ -196,6 +207,9 @@ impl HistoryStore {
             }
         }
         self.backend.add_graphs(fresh)?;
+        if !written.is_empty() {
+            self.record_fingerprints(&written)?;
+        }
         Ok(outcomes)
     }
 
@@ -253,10 +267,13 @@ impl HistoryStore {
                 session_id: session_id.to_owned(),
             });
         }
-        self.backend.replace_graphs(&[graph.into()], Vec::new())
+        self.backend
+            .replace_graphs(&[graph.clone().into()], Vec::new())?;
+        self.forget_fingerprints(&[&graph])
     }
 
-    /// Removes every session and the memory made from them, in one atomic step; the
+    /// Removes every session, their fingerprints and the memory made from them, in one
+    /// atomic step; the
     /// settings and ontologies stay. Returns the number of sessions removed.
     pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
         let mut graphs: Vec<GraphName> = self
@@ -265,9 +282,10 @@ impl HistoryStore {
             .map(|(_, graph)| graph.into())
             .collect();
         let sessions = graphs.len();
-        let memory = self.scheme.memory_graph();
-        if self.backend.contains_graph(memory.as_ref())? {
-            graphs.push(memory.into());
+        for graph in [self.scheme.memory_graph(), self.scheme.fingerprints_graph()] {
+            if self.backend.contains_graph(graph.as_ref())? {
+                graphs.push(graph.into());
+            }
         }
         self.backend.replace_graphs(&graphs, Vec::new())?;
         Ok(sessions)
@@ -328,8 +346,8 @@ impl HistoryStore {
         Ok(self.sessions()?.len())
     }
 
-    /// Number of quads in session graphs (the store's settings, ontologies and memory
-    /// graph not counted).
+    /// Number of quads in session graphs (the store's settings, ontologies, memory and
+    /// fingerprints graphs not counted).
     pub fn quad_count(&self) -> Result<usize, StoreError> {
         if !self.backend.capabilities().owns_dataset {
             let query = format!(
@@ -354,9 +372,36 @@ impl HistoryStore {
             .backend
             .quads(Some(oxigraph::model::GraphNameRef::DefaultGraph))?
             .count();
-        let memory = self.scheme.memory_graph();
-        bookkeeping += self.backend.quads(Some(memory.as_ref().into()))?.count();
+        for graph in [self.scheme.memory_graph(), self.scheme.fingerprints_graph()] {
+            bookkeeping += self.backend.quads(Some(graph.as_ref().into()))?.count();
+        }
         Ok(self.backend.quad_count()?.saturating_sub(bookkeeping))
+    }
+
+    /// The quads a SELECT query with the variables `?s ?p ?o ?g` finds (rows whose terms
+    /// cannot form a quad are skipped).
+    pub fn select_quads(&self, sparql: &str) -> Result<Vec<Quad>, StoreError> {
+        let mut quads = Vec::new();
+        for solution in self.select(sparql)? {
+            let solution = solution.map_err(StoreError::QueryEvaluation)?;
+            let subject = match solution.get("s") {
+                Some(Term::NamedNode(node)) => NamedOrBlankNode::NamedNode(node.clone()),
+                Some(Term::BlankNode(node)) => NamedOrBlankNode::BlankNode(node.clone()),
+                _ => continue,
+            };
+            let (Some(Term::NamedNode(predicate)), Some(object), Some(Term::NamedNode(graph))) =
+                (solution.get("p"), solution.get("o"), solution.get("g"))
+            else {
+                continue;
+            };
+            quads.push(Quad::new(
+                subject,
+                predicate.clone(),
+                object.clone(),
+                graph.clone(),
+            ));
+        }
+        Ok(quads)
     }
 
     fn select(
@@ -469,6 +514,23 @@ impl HistoryStore {
         let query = query.bind(arguments, &self.scheme)?;
         self.evaluate(query, false, cancel)
     }
+}
+
+/// `INSERT DATA` or `DELETE DATA` (`operation`) of quads, every term written in
+/// N-Triples syntax (so nothing from the input is ever read as SPARQL), one `GRAPH` block
+/// per quad: the form every server parses (Virtuoso refuses a `DELETE` template with
+/// `GRAPH` blocks as spargebra writes them, so no update of ihigraph's has one).
+pub fn data_block(operation: &str, quads: &[Quad]) -> String {
+    let mut update = format!("{operation} {{\n");
+    for quad in quads {
+        let _ = writeln!(
+            update,
+            "  GRAPH {} {{ {} {} {} . }}",
+            quad.graph_name, quad.subject, quad.predicate, quad.object
+        );
+    }
+    update.push('}');
+    update
 }
 
 /// Puts the protocol's dataset in place of the query's own.

@@ -131,6 +131,16 @@ pub enum Command {
     /// tool call always goes with its result. What was left out, and the token count, go
     /// to standard error.
     Context(ContextArgs),
+    /// Print each session's fingerprint: the SHA-256 of the RDFC-1.0 canonical N-Quads of
+    /// its graph as the store holds it now, one `HASH  SESSION` line each (as sha256sum
+    /// prints). With --record, also record it as the session's fingerprint, accepting
+    /// the session as it is now (for sessions written before fingerprints were kept).
+    Hash(HashArgs),
+    /// Check that sessions are what ihigraph wrote: take each session's fingerprint again
+    /// and compare it with the one recorded when it was written, or compare the store
+    /// with an export (--against). Prints every session that changed, with what changed
+    /// (triples added or removed, values changed, by predicate); exits 1 if any did.
+    Verify(VerifyArgs),
     /// Write a copy of the store while it stays readable: into a new directory (the
     /// embedded store's own copy), or into a new .nq or .trig file (every store, a
     /// server's too: its settings, ontologies, sessions and memory).
@@ -539,6 +549,31 @@ pub struct DeleteArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct HashArgs {
+    /// The sessions (SessionIDs).
+    #[arg(value_name = "SESSION", conflicts_with = "all")]
+    pub sessions: Vec<String>,
+    /// Every session.
+    #[arg(long)]
+    pub all: bool,
+    /// Record the fingerprints, replacing the recorded ones.
+    #[arg(long)]
+    pub record: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Only these sessions (SessionIDs); every session by default.
+    #[arg(value_name = "SESSION")]
+    pub sessions: Vec<String>,
+    /// Compare the store with this export instead of the recorded fingerprints: N-Quads
+    /// (.nq) or TriG (.trig), as export and backup write them, or PGM-IHI documents
+    /// (.json, .jsonl), as export --format pgm-ihi writes them.
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Export only this session (by SessionID).
     #[arg(long, value_name = "ID")]
@@ -546,6 +581,11 @@ pub struct ExportArgs {
     /// Format: RDF (turtle needs --session: it holds one graph), or pgm-ihi documents.
     #[arg(long, value_enum, default_value_t = RdfExportFormat::Trig)]
     pub format: RdfExportFormat,
+    /// With --format pgm-ihi: write each session graph's fingerprint into the document's
+    /// DataXMData.DescrMetadata, where that text is free (the one place the standard
+    /// leaves for it); `verify --against` takes it out again before comparing.
+    #[arg(long)]
+    pub fingerprint: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -175,7 +175,7 @@ fn cell(term: &Term, base: &str) -> String {
     shorten(&text)
 }
 
-fn compact(iri: &str, base: &str) -> String {
+pub fn compact(iri: &str, base: &str) -> String {
     prefixes_with_base(base)
         .find_map(|(prefix, namespace)| {
             iri.strip_prefix(namespace)

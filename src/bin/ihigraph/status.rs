@@ -3,6 +3,7 @@
 use ihigraph::StoreError;
 use ihigraph::context::ContextError;
 use ihigraph::ingest::IngestError;
+use ihigraph::integrity::IntegrityError;
 use ihigraph::memory::MemoryError;
 use ihigraph::query::ParameterError;
 use ihigraph::store::RemoteError;
@@ -68,6 +69,16 @@ pub fn of(error: &anyhow::Error) -> Status {
         match cause.downcast_ref::<ContextError>() {
             Some(ContextError::BudgetTooSmall { .. }) => return Status::Usage,
             Some(ContextError::Store(store_error)) => return of_store_error(store_error),
+            _ => {}
+        }
+        match cause.downcast_ref::<IntegrityError>() {
+            Some(IntegrityError::Store(store_error)) => return of_store_error(store_error),
+            Some(IntegrityError::ExportFormat { .. }) => return Status::Usage,
+            Some(
+                IntegrityError::ExportSyntax { .. }
+                | IntegrityError::ExportDocument { .. }
+                | IntegrityError::ExportInvalid { .. },
+            ) => return Status::Refused,
             _ => {}
         }
         if cause.downcast_ref::<UsageError>().is_some()

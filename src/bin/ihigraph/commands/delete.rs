@@ -50,6 +50,11 @@ fn print_receipt(receipt: &DeletionReceipt) {
         receipt.memory_triples,
         plural(receipt.memory_triples)
     );
+    println!(
+        "  fingerprint record: {} triple{} {would}removed",
+        receipt.fingerprint_triples,
+        plural(receipt.fingerprint_triples)
+    );
     let left = receipt.mentions_left;
     let subject = if receipt.dry_run {
         "would mention"

@@ -11,6 +11,7 @@ mod export;
 mod generate;
 mod info;
 mod ingest;
+mod integrity;
 mod memory;
 mod ontology;
 mod queries;
@@ -45,6 +46,8 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Memory(args) => memory::list(&open_store(&cli.store)?, &args),
         Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),
         Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
+        Command::Hash(args) => integrity::hash(&open_store(&cli.store)?, &args),
+        Command::Verify(args) => integrity::verify_store(&open_store(&cli.store)?, &args),
         Command::Backup { target } => backup::run(&open_store(&cli.store)?, &target),
         Command::Ontology => ontology::run(),
         Command::Demo => demo::run(&open_store(&cli.store)?),

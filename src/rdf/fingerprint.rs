@@ -1,0 +1,318 @@
+//! The fingerprint of a session: the SHA-256 of the RDFC-1.0 canonical N-Quads of the
+//! quads its graph holds (W3C RDF Dataset Canonicalization, by `sophia_c14n`), with a
+//! manifest of the same lines grouped by predicate, so that a changed session can be
+//! told apart by what changed: triples added or removed, or values changed, predicate
+//! by predicate.
+
+use oxrdf::{GraphNameRef, NamedOrBlankNodeRef, QuadRef, TermRef};
+use sha2::{Digest, Sha256};
+use sophia_api::MownStr;
+use sophia_api::term::{BnodeId, IriRef, LanguageTag, SimpleTerm};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+
+/// The algorithm a fingerprint names: RDFC-1.0 with SHA-256 for the blank nodes, and
+/// SHA-256 over the canonical N-Quads.
+pub const FINGERPRINT_ALGORITHM: &str = "RDFC-1.0/SHA-256";
+
+/// The fingerprint of a set of quads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// SHA-256 of the canonical N-Quads document, lower-case hex.
+    pub digest: String,
+    /// How many quads it covers.
+    pub quads: usize,
+    /// The same lines, predicate by predicate.
+    pub manifest: Manifest,
+}
+
+/// Per predicate IRI: how many canonical lines have it, and the SHA-256 of those lines.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest(pub BTreeMap<String, PredicateLines>);
+
+/// The canonical lines of one predicate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PredicateLines {
+    /// How many.
+    pub count: usize,
+    /// SHA-256 of the lines in canonical order, lower-case hex.
+    pub digest: String,
+}
+
+/// How one predicate differs between a recorded manifest and a recomputed one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PredicateChange {
+    /// The predicate IRI.
+    pub predicate: String,
+    /// Triples of it before.
+    pub before: usize,
+    /// Triples of it now.
+    pub after: usize,
+}
+
+impl PredicateChange {
+    /// Whether as many triples are there as before, with other values.
+    pub fn values_changed(&self) -> bool {
+        self.before == self.after
+    }
+}
+
+/// What `sophia_c14n` refused: a dataset whose blank nodes would need more work than
+/// its limits allow (a crafted, highly symmetric graph), which ihigraph never writes.
+#[derive(Debug, thiserror::Error)]
+#[error("the graph cannot be canonicalized (RDFC-1.0): {0}")]
+pub struct FingerprintError(String);
+
+/// The fingerprint of the given quads, each counted once.
+///
+/// ```
+/// use ihigraph::rdf::fingerprint;
+/// use oxrdf::{GraphNameRef, LiteralRef, NamedNodeRef, QuadRef};
+/// let graph = NamedNodeRef::new_unchecked("https://example.org/g");
+/// let quad = QuadRef::new(graph, graph, LiteralRef::new_simple_literal("x"), GraphNameRef::NamedNode(graph));
+/// let print = fingerprint([quad, quad])?;
+/// assert_eq!(print.quads, 1);
+/// assert_eq!(print.digest.len(), 64);
+/// # Ok::<_, ihigraph::rdf::FingerprintError>(())
+/// ```
+pub fn fingerprint<'a>(
+    quads: impl IntoIterator<Item = QuadRef<'a>>,
+) -> Result<Fingerprint, FingerprintError> {
+    let (canonical, count) = canonical_nquads(quads)?;
+    Ok(Fingerprint::of_canonical(&canonical, count))
+}
+
+/// The RDFC-1.0 canonical N-Quads document of the given quads (each counted once), with
+/// the number of its lines.
+pub fn canonical_nquads<'a>(
+    quads: impl IntoIterator<Item = QuadRef<'a>>,
+) -> Result<(String, usize), FingerprintError> {
+    let dataset: HashSet<([SimpleTerm<'a>; 3], Option<SimpleTerm<'a>>)> = quads
+        .into_iter()
+        .map(|quad| {
+            (
+                [
+                    subject(quad.subject),
+                    iri(quad.predicate.as_str()),
+                    term(quad.object),
+                ],
+                graph(quad.graph_name),
+            )
+        })
+        .collect();
+    let mut canonical = Vec::new();
+    sophia_c14n::rdfc10::normalize(&dataset, &mut canonical)
+        .map_err(|error| FingerprintError(error.to_string()))?;
+    let text = String::from_utf8(canonical).map_err(|error| FingerprintError(error.to_string()))?;
+    Ok((text, dataset.len()))
+}
+
+impl Fingerprint {
+    /// The fingerprint of a canonical N-Quads document of `quads` lines.
+    pub fn of_canonical(canonical: &str, quads: usize) -> Self {
+        let digest = hex(&Sha256::digest(canonical.as_bytes()));
+        let mut groups: BTreeMap<&str, (usize, Sha256)> = BTreeMap::new();
+        for line in canonical.lines() {
+            let (count, hasher) = groups.entry(predicate_of(line)).or_default();
+            *count += 1;
+            hasher.update(line.as_bytes());
+            hasher.update(b"\n");
+        }
+        let manifest = Manifest(
+            groups
+                .into_iter()
+                .map(|(predicate, (count, hasher))| {
+                    let digest = hex(&hasher.finalize());
+                    (predicate.to_owned(), PredicateLines { count, digest })
+                })
+                .collect(),
+        );
+        Fingerprint {
+            digest,
+            quads,
+            manifest,
+        }
+    }
+}
+
+/// The predicate IRI of a canonical N-Quads line: its second term, since a subject (an
+/// IRI or a blank node) holds no space.
+pub fn predicate_of(line: &str) -> &str {
+    line.split(' ')
+        .nth(1)
+        .map(|term| term.trim_start_matches('<').trim_end_matches('>'))
+        .unwrap_or_default()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        let _ = write!(text, "{byte:02x}");
+        text
+    })
+}
+
+fn iri(value: &str) -> SimpleTerm<'_> {
+    SimpleTerm::Iri(IriRef::new_unchecked(MownStr::from(value)))
+}
+
+fn subject(node: NamedOrBlankNodeRef<'_>) -> SimpleTerm<'_> {
+    match node {
+        NamedOrBlankNodeRef::NamedNode(node) => iri(node.as_str()),
+        NamedOrBlankNodeRef::BlankNode(node) => {
+            SimpleTerm::BlankNode(BnodeId::new_unchecked(MownStr::from(node.as_str())))
+        }
+    }
+}
+
+fn graph(name: GraphNameRef<'_>) -> Option<SimpleTerm<'_>> {
+    match name {
+        GraphNameRef::NamedNode(node) => Some(iri(node.as_str())),
+        GraphNameRef::BlankNode(node) => Some(subject(node.into())),
+        GraphNameRef::DefaultGraph => None,
+    }
+}
+
+fn term(term: TermRef<'_>) -> SimpleTerm<'_> {
+    match term {
+        TermRef::NamedNode(node) => iri(node.as_str()),
+        TermRef::BlankNode(node) => subject(node.into()),
+        TermRef::Literal(literal) => match literal.language() {
+            Some(language) => SimpleTerm::LiteralLanguage(
+                MownStr::from(literal.value()),
+                LanguageTag::new_unchecked(MownStr::from(language)),
+            ),
+            None => SimpleTerm::LiteralDatatype(
+                MownStr::from(literal.value()),
+                IriRef::new_unchecked(MownStr::from(literal.datatype().as_str())),
+            ),
+        },
+    }
+}
+
+impl Manifest {
+    /// The predicates whose lines differ between `self` (recorded) and `now`, in IRI
+    /// order.
+    pub fn changes(&self, now: &Manifest) -> Vec<PredicateChange> {
+        let predicates: std::collections::BTreeSet<&String> =
+            self.0.keys().chain(now.0.keys()).collect();
+        predicates
+            .into_iter()
+            .filter(|predicate| self.0.get(*predicate) != now.0.get(*predicate))
+            .map(|predicate| PredicateChange {
+                predicate: predicate.clone(),
+                before: self.0.get(predicate).map_or(0, |lines| lines.count),
+                after: now.0.get(predicate).map_or(0, |lines| lines.count),
+            })
+            .collect()
+    }
+}
+
+/// The manifest as kept in the store: one line per predicate, `COUNT DIGEST IRI`.
+impl fmt::Display for Manifest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (predicate, lines) in &self.0 {
+            writeln!(f, "{} {} {predicate}", lines.count, lines.digest)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Manifest {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut manifest = BTreeMap::new();
+        for (number, line) in text.lines().enumerate() {
+            let mut fields = line.splitn(3, ' ');
+            let parsed = match (fields.next(), fields.next(), fields.next()) {
+                (Some(count), Some(digest), Some(predicate)) => count
+                    .parse()
+                    .ok()
+                    .filter(|_| digest.len() == 64)
+                    .map(|count| {
+                        let digest = digest.to_owned();
+                        (predicate.to_owned(), PredicateLines { count, digest })
+                    }),
+                _ => None,
+            };
+            let (predicate, lines) = parsed.ok_or_else(|| {
+                format!(
+                    "line {}: expected `COUNT SHA256 PREDICATE`, found {line:?}",
+                    number + 1
+                )
+            })?;
+            manifest.insert(predicate, lines);
+        }
+        Ok(Manifest(manifest))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oxrdf::{BlankNode, Literal, NamedNode, Quad};
+
+    fn quads() -> Vec<Quad> {
+        let g = NamedNode::new_unchecked("https://example.org/g");
+        let p = NamedNode::new_unchecked("https://example.org/p");
+        let q = NamedNode::new_unchecked("https://example.org/q");
+        vec![
+            Quad::new(
+                g.clone(),
+                p.clone(),
+                Literal::new_simple_literal("a\tb"),
+                g.clone(),
+            ),
+            Quad::new(
+                g.clone(),
+                q.clone(),
+                BlankNode::new_unchecked("x"),
+                g.clone(),
+            ),
+            Quad::new(
+                BlankNode::new_unchecked("x"),
+                p,
+                Literal::new_language_tagged_literal_unchecked("y", "en"),
+                g,
+            ),
+        ]
+    }
+
+    #[test]
+    fn blank_node_labels_do_not_matter() {
+        let first = fingerprint(quads().iter().map(Quad::as_ref)).expect("canonical");
+        let relabelled: Vec<Quad> = quads()
+            .into_iter()
+            .map(|mut quad| {
+                if quad.subject.is_blank_node() {
+                    quad.subject = BlankNode::new_unchecked("other").into();
+                }
+                if quad.object.is_blank_node() {
+                    quad.object = BlankNode::new_unchecked("other").into();
+                }
+                quad
+            })
+            .collect();
+        let second = fingerprint(relabelled.iter().map(Quad::as_ref)).expect("canonical");
+        assert_eq!(first, second);
+        assert_eq!(first.quads, 3);
+        assert_eq!(first.manifest.0.len(), 2);
+        assert_eq!(first.manifest.0["https://example.org/p"].count, 2);
+    }
+
+    #[test]
+    fn manifest_round_trips_and_names_changes() {
+        let before = fingerprint(quads().iter().map(Quad::as_ref)).expect("canonical");
+        let text = before.manifest.to_string();
+        assert_eq!(text.parse::<Manifest>(), Ok(before.manifest.clone()));
+        let mut changed = quads();
+        changed.pop();
+        let after = fingerprint(changed.iter().map(Quad::as_ref)).expect("canonical");
+        assert_ne!(before.digest, after.digest);
+        let changes = before.manifest.changes(&after.manifest);
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        assert_eq!((changes[0].before, changes[0].after), (2, 1));
+        assert!("1 abc https://example.org/p".parse::<Manifest>().is_err());
+    }
+}

@@ -1,0 +1,191 @@
+//! The sessions' fingerprints, kept in the store's fingerprints graph: one record per
+//! session graph (its subject), written right after the session, over the quads the
+//! store then holds (read back, so that what a server normalises is what is hashed).
+//! The records are the store's bookkeeping, outside every session graph, so that no
+//! fingerprint covers another.
+
+use super::{HistoryStore, StoreError, data_block};
+use crate::rdf::vocab::ihi;
+use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, fingerprint};
+use oxigraph::model::vocab::xsd;
+use oxigraph::model::{GraphName, Literal, NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term};
+use oxsdatatypes::DateTime;
+use std::collections::BTreeMap;
+
+/// A session's fingerprint as the store recorded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FingerprintRecord {
+    /// The session's `SessionID`.
+    pub session_id: String,
+    /// The session's graph (the record's subject).
+    pub graph: NamedNode,
+    /// What was recorded.
+    pub fingerprint: Fingerprint,
+    /// How it was taken (`RDFC-1.0/SHA-256`).
+    pub algorithm: String,
+    /// When it was taken (`xsd:dateTime`).
+    pub taken_at: String,
+}
+
+impl HistoryStore {
+    /// The quads a graph holds now (none, for an absent graph), read in one call.
+    pub fn session_quads(&self, graph: NamedNodeRef<'_>) -> Result<Vec<Quad>, StoreError> {
+        self.backend.quads(Some(graph.into()))?.collect()
+    }
+
+    /// The fingerprint of the quads a graph holds now (of none, for an absent graph).
+    pub fn fingerprint_of(&self, graph: NamedNodeRef<'_>) -> Result<Fingerprint, StoreError> {
+        let quads = self.session_quads(graph)?;
+        Ok(fingerprint(quads.iter().map(Quad::as_ref))?)
+    }
+
+    /// The fingerprint of a stored session's graph, as it is now.
+    pub fn session_fingerprint(
+        &self,
+        session_id: &str,
+    ) -> Result<(NamedNode, Fingerprint), StoreError> {
+        let graph = self.scheme.session_graph(session_id);
+        let print = self.fingerprint_of(graph.as_ref())?;
+        if print.quads == 0 {
+            return Err(StoreError::UnknownSession {
+                session_id: session_id.to_owned(),
+            });
+        }
+        Ok((graph, print))
+    }
+
+    /// Takes the fingerprints of the given sessions (`SessionID`, graph) over what their
+    /// graphs hold now and records them, replacing their earlier records, in one update.
+    pub fn record_fingerprints(
+        &self,
+        sessions: &[(String, NamedNode)],
+    ) -> Result<Vec<FingerprintRecord>, StoreError> {
+        let taken_at = DateTime::now().to_string();
+        let records = sessions
+            .iter()
+            .map(|(id, graph)| {
+                Ok(FingerprintRecord {
+                    session_id: id.clone(),
+                    graph: graph.clone(),
+                    fingerprint: self.fingerprint_of(graph.as_ref())?,
+                    algorithm: FINGERPRINT_ALGORITHM.to_owned(),
+                    taken_at: taken_at.clone(),
+                })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let graphs: Vec<&NamedNode> = sessions.iter().map(|(_, graph)| graph).collect();
+        let old = self.record_quads(&graphs)?;
+        let new: Vec<Quad> = records
+            .iter()
+            .flat_map(|record| record_quads(record, &self.scheme.fingerprints_graph()))
+            .collect();
+        let mut update = String::new();
+        if !old.is_empty() {
+            update.push_str(&data_block("DELETE DATA", &old));
+            update.push_str(" ;\n");
+        }
+        update.push_str(&data_block("INSERT DATA", &new));
+        self.update(&update)?;
+        Ok(records)
+    }
+
+    /// Removes the fingerprint records of the given session graphs.
+    pub fn forget_fingerprints(&self, graphs: &[&NamedNode]) -> Result<(), StoreError> {
+        let old = self.record_quads(graphs)?;
+        if old.is_empty() {
+            return Ok(());
+        }
+        self.update(&data_block("DELETE DATA", &old))
+    }
+
+    /// The quads of the records of the given session graphs, in chunks so that no request
+    /// grows too large.
+    pub(super) fn record_quads(&self, graphs: &[&NamedNode]) -> Result<Vec<Quad>, StoreError> {
+        let store = self.scheme.fingerprints_graph();
+        let mut quads = Vec::new();
+        for chunk in graphs.chunks(500) {
+            let values: String = chunk.iter().map(|graph| format!("{graph} ")).collect();
+            quads.extend(self.select_quads(&format!(
+                "SELECT ?s ?p ?o ?g WHERE {{ GRAPH {store} {{ ?s ?p ?o }} VALUES ?s {{ {values}}} BIND({store} AS ?g) }}"
+            ))?);
+        }
+        Ok(quads)
+    }
+
+    /// Every fingerprint record in the store, by session graph. A record that does not
+    /// read (written by hand) is left out, as if absent: `verify` then reports its
+    /// session as unrecorded.
+    pub fn fingerprint_records(
+        &self,
+    ) -> Result<BTreeMap<NamedNode, FingerprintRecord>, StoreError> {
+        let graph = self.scheme.fingerprints_graph();
+        let mut fields: BTreeMap<NamedNode, BTreeMap<NamedNode, Term>> = BTreeMap::new();
+        for quad in self.backend.quads(Some(graph.as_ref().into()))? {
+            let quad = quad?;
+            if let NamedOrBlankNode::NamedNode(subject) = quad.subject {
+                fields
+                    .entry(subject)
+                    .or_default()
+                    .insert(quad.predicate, quad.object);
+            }
+        }
+        Ok(fields
+            .into_iter()
+            .filter_map(|(graph, fields)| read_record(graph, &fields))
+            .map(|record| (record.graph.clone(), record))
+            .collect())
+    }
+}
+
+fn record_quads(record: &FingerprintRecord, store: &NamedNode) -> Vec<Quad> {
+    let print = &record.fingerprint;
+    [
+        (
+            ihi::FINGERPRINTED_SESSION,
+            Literal::new_simple_literal(&record.session_id),
+        ),
+        (ihi::FINGERPRINT, Literal::new_simple_literal(&print.digest)),
+        (
+            ihi::FINGERPRINT_ALGORITHM,
+            Literal::new_simple_literal(&record.algorithm),
+        ),
+        (
+            ihi::FINGERPRINTED_AT,
+            Literal::new_typed_literal(&record.taken_at, xsd::DATE_TIME),
+        ),
+        (ihi::FINGERPRINT_QUADS, Literal::from(print.quads as i64)),
+        (
+            ihi::FINGERPRINT_MANIFEST,
+            Literal::new_simple_literal(print.manifest.to_string()),
+        ),
+    ]
+    .into_iter()
+    .map(|(predicate, object)| {
+        Quad::new(
+            record.graph.clone(),
+            predicate,
+            object,
+            GraphName::NamedNode(store.clone()),
+        )
+    })
+    .collect()
+}
+
+fn read_record(graph: NamedNode, fields: &BTreeMap<NamedNode, Term>) -> Option<FingerprintRecord> {
+    let text = |property: NamedNodeRef<'_>| match fields.get(&property.into_owned()) {
+        Some(Term::Literal(value)) => Some(value.value().to_owned()),
+        _ => None,
+    };
+    let manifest: Manifest = text(ihi::FINGERPRINT_MANIFEST)?.parse().ok()?;
+    Some(FingerprintRecord {
+        session_id: text(ihi::FINGERPRINTED_SESSION)?,
+        graph,
+        fingerprint: Fingerprint {
+            digest: text(ihi::FINGERPRINT)?,
+            quads: text(ihi::FINGERPRINT_QUADS)?.parse().ok()?,
+            manifest,
+        },
+        algorithm: text(ihi::FINGERPRINT_ALGORITHM)?,
+        taken_at: text(ihi::FINGERPRINTED_AT)?,
+    })
+}

@@ -4,7 +4,7 @@
 //!
 //! Each module is one concern and uses only the modules above it in this list (see
 //! `ARCHITECTURE.md`): [`model`], [`read`], [`check`], [`payload`], [`import`], [`rdf`],
-//! [`query`], [`store`], [`ingest`], [`context`], [`memory`], [`integrity`], [`generate`]. The names most programs need are
+//! [`query`], [`store`], [`ingest`], [`context`], [`memory`], [`integrity`], [`report`], [`generate`]. The names most programs need are
 //! re-exported here.
 
 pub mod check;
@@ -19,6 +19,7 @@ pub mod payload;
 pub mod query;
 pub mod rdf;
 pub mod read;
+pub mod report;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod store;

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("context", &["model", "payload", "query", "store"]),
     ("memory", &["model", "payload", "rdf", "query", "store"]),
     ("integrity", &["model", "read", "check", "rdf", "store"]),
+    ("report", &["query", "store"]),
     ("generate", &[]),
     (
         "serve",
@@ -40,6 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "context",
             "memory",
             "integrity",
+            "report",
         ],
     ),
 ];

@@ -25,6 +25,10 @@ use ihigraph::query::TOOL_STATS;
 use ihigraph::query::TOOL_USAGE;
 use ihigraph::query::TRANSCRIPT;
 use ihigraph::query::USER_STATE;
+use ihigraph::query::{
+    REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_ROLES, REPORT_SESSION_STATS,
+    REPORT_TOTALS, REPORT_TURN_TIMES,
+};
 use ihigraph::rdf::IriScheme;
 use ihigraph::store::Embedded;
 use oxigraph::model::vocab::xsd;
@@ -946,5 +950,117 @@ fn every_session_query_keeps_odd_ids_apart() {
     assert_eq!(
         rows(&store, &DESIGN_RECENT_TURNS, &session(ODD_ID)).len(),
         rows(&store, &DESIGN_RECENT_TURNS, &session("odd \"id\"")).len()
+    );
+}
+
+#[test]
+fn the_report_queries_of_totals_and_days_on_the_examples() {
+    let store = examples_store();
+    let none = Arguments::new();
+    assert_eq!(
+        rows(&store, &REPORT_TOTALS, &none),
+        vec![row(&["4", "16", "11", "2"])]
+    );
+    assert_eq!(
+        rows(&store, &REPORT_ACTIVITY, &none),
+        vec![
+            row(&["2026-01-01", "1", "4", "3", "0"]),
+            row(&["2026-01-02", "1", "4", "3", "1"]),
+            row(&["2026-01-03", "1", "5", "3", "1"]),
+            row(&["2026-01-04", "1", "3", "2", "0"]),
+        ]
+    );
+    let window = Arguments::new()
+        .raw("since", "2026-01-02")
+        .raw("until", "2026-01-03T08:00:30Z");
+    assert_eq!(
+        rows(&store, &REPORT_TOTALS, &window),
+        vec![row(&["2", "6", "4", "1"])],
+        "abc's 4 turns (3 calls, 1 failed) and support's first 2 (08:00:00, 08:00:01.5; 1 call)"
+    );
+    assert_eq!(
+        rows(
+            &store,
+            &REPORT_ROLES,
+            &Arguments::new().raw("since", "2026-01-03")
+        ),
+        vec![
+            row(&["2026-01-03", "A-User", "2"]),
+            row(&["2026-01-03", "BKN", "1"]),
+            row(&["2026-01-03", "H-User", "2"]),
+            row(&["2026-01-04", "A-User", "1"]),
+            row(&["2026-01-04", "H-User", "2"]),
+        ]
+    );
+}
+
+#[test]
+fn the_report_queries_per_session_turn_and_argument_on_the_examples() {
+    let store = examples_store();
+    let none = Arguments::new();
+    let stats = rows(&store, &REPORT_SESSION_STATS, &none);
+    assert_eq!(
+        column(&stats, 0),
+        [
+            "abc",
+            "support-2026-0117-fr",
+            "trip-kyoto-2026",
+            "research-rag-memory"
+        ]
+    );
+    assert_eq!(
+        stats[0],
+        row(&[
+            "abc",
+            "4",
+            "3",
+            "1",
+            "2026-01-02T08:00:00.5Z",
+            "2026-01-02T08:00:30Z"
+        ])
+    );
+    let times = rows(&store, &REPORT_TURN_TIMES, &none);
+    assert_eq!(times.len(), 16);
+    assert_eq!(
+        &times[..4],
+        [
+            row(&["abc", "0", "2026-01-02T08:00:00.5Z"]),
+            row(&["abc", "1", "2026-01-02T08:00:02.1Z"]),
+            row(&["abc", "2", "2026-01-02T08:00:04.3Z"]),
+            row(&["abc", "3", "2026-01-02T08:00:30Z"]),
+        ]
+    );
+    assert_eq!(
+        rows(&store, &REPORT_FAILING_ARGUMENTS, &none),
+        vec![
+            row(&["ReadFile", "{\"path\":\"config/ci.exs\"}", "1", "1", "1"]),
+            row(&[
+                "reset_two_factor",
+                "{\"account\":\"ACC-77-1203\",\"notify\":\"email\"}",
+                "1",
+                "1",
+                "1"
+            ]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &store,
+            &REPORT_FAILING_ARGUMENTS,
+            &Arguments::new().count("n", 1)
+        )
+        .len(),
+        1
+    );
+    assert_eq!(rows(&store, &REPORT_MEMORY, &none), vec![row(&["0", "0"])]);
+    // tool-stats takes `until` too.
+    let early = rows(
+        &store,
+        &TOOL_STATS,
+        &Arguments::new().raw("until", "2026-01-02"),
+    );
+    assert_eq!(
+        column(&early, 0),
+        ["book_train", "get_weather", "search_trains"]
     );
 }

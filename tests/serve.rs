@@ -1202,3 +1202,47 @@ fn readers_see_sessions_whole_while_a_writer_puts() {
     }
     assert_eq!(session_count(&server), 40);
 }
+
+#[test]
+fn the_report_is_served_with_the_commands_options() {
+    let (server, docs) = served_corpus(&[]);
+    let page = get(&server.url("/report"));
+    assert_eq!(page.status, 200);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "{}",
+        page.content_type
+    );
+    assert!(page.body.starts_with("<!DOCTYPE html>"));
+    assert!(
+        page.body.contains("<dd id=\"total-sessions\">4</dd>"),
+        "{}",
+        page.body
+    );
+    let id = docs[1]["SessionID"].as_str().unwrap();
+    let one = get(&server.url(&format!("/report?session={id}")));
+    assert!(one.body.contains("<dd id=\"total-sessions\">1</dd>"));
+    let two = format!(
+        "/report?session={id}&session={}",
+        docs[2]["SessionID"].as_str().unwrap()
+    );
+    assert!(
+        get(&server.url(&two))
+            .body
+            .contains("<dd id=\"total-sessions\">2</dd>")
+    );
+    let later = get(&server.url("/report?since=2100-01-01&until=2101-01-01"));
+    assert!(later.body.contains("<dd id=\"total-sessions\">0</dd>"));
+    let bad = get(&server.url("/report?since=yesterday"));
+    assert_eq!(bad.status, 400);
+    assert!(
+        bad.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("since=yesterday"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(get(&server.url("/report?session=nobody")).status, 404);
+    assert_eq!(get(&server.url("/report?colour=red")).status, 400);
+}

@@ -130,7 +130,7 @@ pub fn verify(
             .into());
         }
     }
-    let prints = fingerprints(store, &stored, progress)?;
+    let prints = fingerprint_sessions(store, &stored, progress)?;
     let mut checks = Vec::new();
     let mut moved: BTreeMap<&str, &NamedNode> = BTreeMap::new();
     for ((id, graph), now) in stored.iter().zip(prints) {
@@ -182,8 +182,9 @@ pub fn verify(
     Ok(VerifyReport { checks })
 }
 
-/// The fingerprints of the given graphs, taken by one thread per core.
-fn fingerprints(
+/// The fingerprints of the given sessions' graphs as they are now, in their order, taken
+/// by one thread per core; `progress` hears how many are done, of how many.
+pub fn fingerprint_sessions(
     store: &HistoryStore,
     sessions: &[(String, NamedNode)],
     progress: &(dyn Fn(usize, usize) + Sync),

@@ -23,7 +23,7 @@ use crate::payload::{Part, new_prompt_messages};
 use crate::query::Arguments;
 use crate::rdf::IriScheme;
 use crate::rdf::vocab::{ihi, jcore, jido, prov, rdf};
-use crate::store::{HistoryStore, StoreError, data_block};
+use crate::store::{HistoryStore, StoreError, data_block, replace_data};
 use oxigraph::sparql::QueryResults;
 use oxrdf::vocab::xsd;
 use oxrdf::{Literal, NamedNode, NamedNodeRef, Quad, Term, Triple};
@@ -235,13 +235,7 @@ pub fn remember(
         .into_iter()
         .map(|t| t.in_graph(graph.clone()))
         .collect();
-    let mut update = String::new();
-    if !replaced.is_empty() {
-        update.push_str(&data_block("DELETE DATA", &replaced));
-        update.push_str(" ;\n");
-    }
-    update.push_str(&data_block("INSERT DATA", &inserted));
-    store.update(&update)?;
+    store.update(&replace_data(&replaced, &inserted))?;
     Ok(Remembered {
         id,
         item,

@@ -168,6 +168,24 @@ const SINCE: Parameter = Parameter {
     help: "only calls at or after this time",
 };
 
+const UNTIL: Parameter = Parameter {
+    name: "until",
+    variable: Some("until"),
+    help: "only calls before this time",
+    ..SINCE
+};
+
+/// The time window of the report's queries: turns at or after `since`, before `until`.
+const TURNS_SINCE: Parameter = Parameter {
+    help: "only turns at or after this time",
+    ..SINCE
+};
+
+const TURNS_UNTIL: Parameter = Parameter {
+    help: "only turns before this time",
+    ..UNTIL
+};
+
 const fn count(default: &'static str) -> Parameter {
     Parameter {
         name: "n",
@@ -226,7 +244,7 @@ pub const TOOL_USAGE: CannedQuery = CannedQuery {
 pub const TOOL_STATS: CannedQuery = CannedQuery {
     name: "tool-stats",
     summary: "per tool: calls, failed calls, calls without result, sessions using it, first and last use",
-    parameters: &[SESSION_OPTIONAL, SINCE],
+    parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/tool-stats.rq"),
 };
 
@@ -398,6 +416,78 @@ pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
     sparql: include_str!("../../queries/design-tool-invocations.rq"),
 };
 
+/// `report-totals`: sessions, turns, tool calls and failed calls, in one row.
+pub const REPORT_TOTALS: CannedQuery = CannedQuery {
+    name: "report-totals",
+    summary: "one row: sessions, turns, tool calls, failed tool calls (in the time given)",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-totals.rq"),
+};
+
+/// `report-activity`: per day, the sessions active, turns, tool calls and failures.
+pub const REPORT_ACTIVITY: CannedQuery = CannedQuery {
+    name: "report-activity",
+    summary: "per day (UTC): sessions with turns, turns, tool calls, failed tool calls",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-activity.rq"),
+};
+
+/// `report-roles`: per day and role, the turns taken.
+pub const REPORT_ROLES: CannedQuery = CannedQuery {
+    name: "report-roles",
+    summary: "per day (UTC) and role (A-User, H-User, BKN): turns",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-roles.rq"),
+};
+
+/// `report-session-stats`: per session, turns, tool calls, failures, first and last turn.
+pub const REPORT_SESSION_STATS: CannedQuery = CannedQuery {
+    name: "report-session-stats",
+    summary: "per session: turns, tool calls, failed tool calls, first and last turn; most failures first",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-session-stats.rq"),
+};
+
+/// `report-turn-times`: per turn, its session, index and time.
+pub const REPORT_TURN_TIMES: CannedQuery = CannedQuery {
+    name: "report-turn-times",
+    summary: "per turn with an absolute time: session, turn index, time (by session and index)",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-turn-times.rq"),
+};
+
+/// `report-failing-arguments`: the tool-call arguments that fail most often.
+pub const REPORT_FAILING_ARGUMENTS: CannedQuery = CannedQuery {
+    name: "report-failing-arguments",
+    summary: "per tool and arguments text with failures: failures, calls, sessions; most failures first",
+    parameters: &[
+        SINCE,
+        UNTIL,
+        Parameter {
+            help: "how many rows",
+            ..count("10")
+        },
+    ],
+    sparql: include_str!("../../queries/report-failing-arguments.rq"),
+};
+
+/// `report-memory`: how many memory items were made from the sessions.
+pub const REPORT_MEMORY: CannedQuery = CannedQuery {
+    name: "report-memory",
+    summary: "one row: memory items made from the sessions' turns, and the sessions they came from",
+    parameters: &[
+        Parameter {
+            help: "only items made at or after this time",
+            ..SINCE
+        },
+        Parameter {
+            help: "only items made before this time",
+            ..UNTIL
+        },
+    ],
+    sparql: include_str!("../../queries/report-memory.rq"),
+};
+
 /// Every canned query, in the order `ihigraph queries` lists them.
 pub const CANNED_QUERIES: &[CannedQuery] = &[
     RECENT_TURNS,
@@ -414,4 +504,11 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     MEMORIES,
     DESIGN_RECENT_TURNS,
     DESIGN_TOOL_INVOCATIONS,
+    REPORT_TOTALS,
+    REPORT_ACTIVITY,
+    REPORT_ROLES,
+    REPORT_SESSION_STATS,
+    REPORT_TURN_TIMES,
+    REPORT_FAILING_ARGUMENTS,
+    REPORT_MEMORY,
 ];

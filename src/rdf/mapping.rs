@@ -46,6 +46,18 @@ pub struct SessionGraph {
     pub turn_count: usize,
     /// What the mapper noticed (tool results without a call, times out of range).
     pub warnings: Vec<MappingWarning>,
+    /// The fingerprint of `quads`, once taken ([`SessionGraph::take_fingerprint`]:
+    /// ingest takes it on its prepare thread, beside the writer); the store takes it
+    /// itself when it is not.
+    pub fingerprint: Option<super::Fingerprint>,
+}
+
+impl SessionGraph {
+    /// Takes the fingerprint of the session's quads (see [`fingerprint`](super::fingerprint)).
+    pub fn take_fingerprint(&mut self) -> Result<&super::Fingerprint, super::FingerprintError> {
+        let print = super::fingerprint(self.quads.iter().map(Quad::as_ref))?;
+        Ok(self.fingerprint.insert(print))
+    }
 }
 
 /// Maps a checked history to the quads of its session graph.
@@ -99,6 +111,7 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
         quads: mapper.out.quads,
         turn_count: history.turns.len(),
         warnings,
+        fingerprint: None,
     }
 }
 

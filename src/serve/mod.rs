@@ -14,6 +14,7 @@ mod mcp;
 mod memory;
 mod negotiate;
 mod queries;
+mod report;
 mod rows;
 mod sessions;
 mod sparql;
@@ -190,6 +191,7 @@ pub fn router(
         .merge(sessions::routes())
         .merge(memory::routes())
         .merge(queries::routes())
+        .merge(report::routes())
         .nest_service("/mcp", mcp)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.options.max_body))

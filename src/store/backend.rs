@@ -24,6 +24,11 @@ pub struct Capabilities {
     /// The most rows it gives in one answer, when it caps them (Virtuoso's
     /// `ResultSetMaxRows`): longer answers are read in pages.
     pub max_rows: Option<u64>,
+    /// It gives back exactly the quads ihigraph writes (the embedded store: the mapping
+    /// writes typed literals in the canonical forms Oxigraph keeps), so the fingerprint
+    /// of what was written is that of what it holds; a server's is taken from what it
+    /// gives back, since a server may normalise what it stores.
+    pub verbatim: bool,
 }
 
 /// A store of named graphs that answers SPARQL.

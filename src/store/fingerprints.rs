@@ -1,12 +1,14 @@
 //! The sessions' fingerprints, kept in the store's fingerprints graph: one record per
-//! session graph (its subject), written right after the session, over the quads the
-//! store then holds (read back, so that what a server normalises is what is hashed).
+//! session graph (its subject), written with the session: on the embedded store, whose
+//! quads read back are the quads written, in the same atomic step for new sessions; on a
+//! server, right after, over what it gives back (so that what a server normalises is
+//! what is hashed).
 //! The records are the store's bookkeeping, outside every session graph, so that no
 //! fingerprint covers another.
 
-use super::{HistoryStore, StoreError, data_block};
+use super::{HistoryStore, StoreError, data_block, replace_data};
 use crate::rdf::vocab::ihi;
-use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, fingerprint};
+use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, SessionGraph, fingerprint};
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{GraphName, Literal, NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::DateTime;
@@ -60,33 +62,123 @@ impl HistoryStore {
         &self,
         sessions: &[(String, NamedNode)],
     ) -> Result<Vec<FingerprintRecord>, StoreError> {
+        let taken = sessions
+            .iter()
+            .map(|(id, graph)| {
+                Ok((
+                    id.clone(),
+                    graph.clone(),
+                    self.fingerprint_of(graph.as_ref())?,
+                ))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        self.record_taken(taken)
+    }
+
+    /// Records fingerprints taken already (`SessionID`, graph, fingerprint), replacing
+    /// the sessions' earlier records, in one update.
+    pub fn record_taken(
+        &self,
+        taken: Vec<(String, NamedNode, Fingerprint)>,
+    ) -> Result<Vec<FingerprintRecord>, StoreError> {
+        let taken_at = DateTime::now().to_string();
+        let records: Vec<FingerprintRecord> = taken
+            .into_iter()
+            .map(|(id, graph, print)| record(&id, &graph, print, &taken_at))
+            .collect();
+        self.replace_records(&records)?;
+        Ok(records)
+    }
+
+    /// Records the fingerprints of sessions just written: on a backend that gives back
+    /// what it was given, those of the quads written (taken now where the session has
+    /// none); on another, those of what it gives back.
+    pub(super) fn record_written(&self, sessions: &[&SessionGraph]) -> Result<(), StoreError> {
+        if !self.backend.capabilities().verbatim {
+            let sessions: Vec<(String, NamedNode)> = sessions
+                .iter()
+                .map(|session| (session.session_id.clone(), session.graph.clone()))
+                .collect();
+            return self.record_fingerprints(&sessions).map(drop);
+        }
         let taken_at = DateTime::now().to_string();
         let records = sessions
             .iter()
-            .map(|(id, graph)| {
-                Ok(FingerprintRecord {
-                    session_id: id.clone(),
-                    graph: graph.clone(),
-                    fingerprint: self.fingerprint_of(graph.as_ref())?,
-                    algorithm: FINGERPRINT_ALGORITHM.to_owned(),
-                    taken_at: taken_at.clone(),
-                })
+            .map(|session| {
+                Ok(record(
+                    &session.session_id,
+                    &session.graph,
+                    written(session)?,
+                    &taken_at,
+                ))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        let graphs: Vec<&NamedNode> = sessions.iter().map(|(_, graph)| graph).collect();
+        self.replace_records(&records)
+    }
+
+    /// Whether a session stored unchanged has the record of what it holds: on a backend
+    /// that gives back what it is given, the fingerprint of its quads; on another, any
+    /// record is taken again, since only reading the graph back would tell.
+    pub(super) fn recorded_as_written(&self, session: &SessionGraph) -> Result<bool, StoreError> {
+        let recorded = self.record_quads(&[&session.graph])?;
+        if !self.backend.capabilities().verbatim {
+            return Ok(false);
+        }
+        let digest = recorded.iter().find_map(|quad| match &quad.object {
+            Term::Literal(digest) if quad.predicate == ihi::FINGERPRINT => Some(digest.value()),
+            _ => None,
+        });
+        Ok(digest == Some(written(session)?.digest.as_str()))
+    }
+
+    /// Adds sessions not in the store yet in one atomic step of the backend, with their
+    /// fingerprint records in the same step where the backend gives back what it is
+    /// given (after any record left of a graph dropped behind ihigraph's back).
+    pub(super) fn add_fresh(&self, sessions: Vec<SessionGraph>) -> Result<(), StoreError> {
+        if sessions.is_empty() {
+            return Ok(());
+        }
+        if !self.backend.capabilities().verbatim {
+            let written: Vec<(String, NamedNode)> = sessions
+                .iter()
+                .map(|session| (session.session_id.clone(), session.graph.clone()))
+                .collect();
+            self.backend
+                .add_graphs(sessions.into_iter().map(|session| session.quads).collect())?;
+            return self.record_fingerprints(&written).map(drop);
+        }
+        let graphs: Vec<&NamedNode> = sessions.iter().map(|session| &session.graph).collect();
+        let stale = self.record_quads(&graphs)?;
+        if !stale.is_empty() {
+            self.update(&data_block("DELETE DATA", &stale))?;
+        }
+        let taken_at = DateTime::now().to_string();
+        let store = self.scheme.fingerprints_graph();
+        let mut records = Vec::new();
+        for session in &sessions {
+            let record = record(
+                &session.session_id,
+                &session.graph,
+                written(session)?,
+                &taken_at,
+            );
+            records.extend(record_quads(&record, &store));
+        }
+        let mut graphs: Vec<Vec<Quad>> =
+            sessions.into_iter().map(|session| session.quads).collect();
+        graphs.push(records);
+        self.backend.add_graphs(graphs)
+    }
+
+    /// Replaces the records of the records' graphs by them, in one update.
+    fn replace_records(&self, records: &[FingerprintRecord]) -> Result<(), StoreError> {
+        let graphs: Vec<&NamedNode> = records.iter().map(|record| &record.graph).collect();
         let old = self.record_quads(&graphs)?;
         let new: Vec<Quad> = records
             .iter()
             .flat_map(|record| record_quads(record, &self.scheme.fingerprints_graph()))
             .collect();
-        let mut update = String::new();
-        if !old.is_empty() {
-            update.push_str(&data_block("DELETE DATA", &old));
-            update.push_str(" ;\n");
-        }
-        update.push_str(&data_block("INSERT DATA", &new));
-        self.update(&update)?;
-        Ok(records)
+        self.update(&replace_data(&old, &new))
     }
 
     /// Removes the fingerprint records of the given session graphs.
@@ -134,6 +226,29 @@ impl HistoryStore {
             .filter_map(|(graph, fields)| read_record(graph, &fields))
             .map(|record| (record.graph.clone(), record))
             .collect())
+    }
+}
+
+/// The fingerprint of what a session wrote: the one it took, or one taken now.
+fn written(session: &SessionGraph) -> Result<Fingerprint, StoreError> {
+    match &session.fingerprint {
+        Some(print) => Ok(print.clone()),
+        None => Ok(fingerprint(session.quads.iter().map(Quad::as_ref))?),
+    }
+}
+
+fn record(
+    id: &str,
+    graph: &NamedNode,
+    fingerprint: Fingerprint,
+    taken_at: &str,
+) -> FingerprintRecord {
+    FingerprintRecord {
+        session_id: id.to_owned(),
+        graph: graph.clone(),
+        fingerprint,
+        algorithm: FINGERPRINT_ALGORITHM.to_owned(),
+        taken_at: taken_at.to_owned(),
     }
 }
 

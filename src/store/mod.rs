@@ -146,7 +146,7 @@ impl HistoryStore {
         }
         self.backend
             .replace_graphs(&[session.graph.clone().into()], session.quads.clone())?;
-        self.record_fingerprints(&[(session.session_id.clone(), session.graph.clone())])?;
+        self.record_written(&[session])?;
         Ok(WriteOutcome {
             replaced,
             unchanged: false,
@@ -154,9 +154,9 @@ impl HistoryStore {
     }
 
     /// Writes many sessions at once, as `ingest` does: the sessions not yet in the store
-    /// are added together in one atomic step (the backend's fast path); sessions already
-    /// stored are replaced or left unchanged as [`write_session`](Self::write_session)
-    /// does. Each session is written whole or not at all: after an error or a crash,
+    /// are added together in one atomic step (the backend's fast path), with their
+    /// fingerprint records on the embedded store; sessions already stored are replaced
+    /// or left unchanged as [`write_session`](Self::write_session) does. Each session is written whole or not at all: after an error or a crash,
     /// some sessions of the batch may be stored, each of them complete. A session given
     /// twice is written twice, the later one replacing the earlier. The outcomes are in
     /// the order of `sessions`.
@@ -181,35 +181,31 @@ impl HistoryStore {
         sessions: Vec<SessionGraph>,
     ) -> Result<Vec<WriteOutcome>, StoreError> {
         let mut outcomes = Vec::with_capacity(sessions.len());
-        let mut fresh: Vec<Vec<Quad>> = Vec::new();
+        let mut fresh: Vec<SessionGraph> = Vec::new();
         let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
-        let mut written: Vec<(String, NamedNode)> = Vec::new();
         for session in sessions {
             if fresh_graphs.contains(&session.graph) {
-                self.backend.add_graphs(std::mem::take(&mut fresh))?;
-                self.record_fingerprints(&std::mem::take(&mut written))?;
+                self.add_fresh(std::mem::take(&mut fresh))?;
                 fresh_graphs.clear();
             }
             if self.backend.contains_graph(session.graph.as_ref())? {
                 let outcome = self.write_session(&session)?;
-                if outcome.unchanged && self.record_quads(&[&session.graph])?.is_empty() {
-                    written.push((session.session_id, session.graph));
+                if outcome.unchanged && !self.recorded_as_written(&session)? {
+                    // Stored without its record, or with an older one (a crash between
+                    // the two, or an older ihigraph): recorded again.
+                    self.record_written(&[&session])?;
                 }
                 outcomes.push(outcome);
             } else {
                 fresh_graphs.insert(session.graph.clone());
-                written.push((session.session_id, session.graph));
-                fresh.push(session.quads);
+                fresh.push(session);
                 outcomes.push(WriteOutcome {
                     replaced: false,
                     unchanged: false,
                 });
             }
         }
-        self.backend.add_graphs(fresh)?;
-        if !written.is_empty() {
-            self.record_fingerprints(&written)?;
-        }
+        self.add_fresh(fresh)?;
         Ok(outcomes)
     }
 
@@ -504,6 +500,26 @@ impl HistoryStore {
         self.run_with(query, arguments, None)
     }
 
+    /// [`run`](Self::run) over the given named graphs only (the query's `FROM NAMED`):
+    /// what a canned query reads with `GRAPH ?graph` is then those graphs, as a report
+    /// narrowed to some sessions reads only theirs.
+    pub fn run_in(
+        &self,
+        query: &CannedQuery,
+        arguments: &Arguments,
+        graphs: &[NamedNode],
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let mut query = query.bind(arguments, &self.scheme)?;
+        set_dataset(
+            &mut query,
+            QueryDataset {
+                default: Vec::new(),
+                named: Some(graphs.to_vec()),
+            },
+        );
+        self.evaluate(query, false, None)
+    }
+
     /// [`run`](Self::run), stopped when `cancel` is cancelled.
     pub fn run_with(
         &self,
@@ -514,6 +530,18 @@ impl HistoryStore {
         let query = query.bind(arguments, &self.scheme)?;
         self.evaluate(query, false, cancel)
     }
+}
+
+/// One update that deletes the quads `old` and inserts the quads `new` (in named graphs),
+/// as data blocks every server parses.
+pub fn replace_data(old: &[Quad], new: &[Quad]) -> String {
+    let mut update = String::new();
+    if !old.is_empty() {
+        update.push_str(&data_block("DELETE DATA", old));
+        update.push_str(" ;\n");
+    }
+    update.push_str(&data_block("INSERT DATA", new));
+    update
 }
 
 /// `INSERT DATA` or `DELETE DATA` (`operation`) of quads, every term written in

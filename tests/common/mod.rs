@@ -115,3 +115,28 @@ pub fn shipped_ontologies() -> Vec<u8> {
         .stdout
         .clone()
 }
+
+/// Ingests the bundled examples, the extra `paths`, and a generated corpus of `sessions`
+/// sessions (seed `seed`, written beside the store) into the on-disk store `store`.
+#[allow(dead_code)] // Not every test file uses every helper.
+pub fn ingest_examples_and_corpus(store: &Path, paths: &[PathBuf], sessions: usize, seed: u64) {
+    let corpus = store.with_extension("corpus.jsonl");
+    let generated = ihigraph(store)
+        .args([
+            "generate",
+            "--sessions",
+            &sessions.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .output()
+        .unwrap();
+    std::fs::write(&corpus, generated.stdout).unwrap();
+    ihigraph(store)
+        .arg("ingest")
+        .arg(examples_dir())
+        .args(paths)
+        .arg(&corpus)
+        .assert()
+        .success();
+}

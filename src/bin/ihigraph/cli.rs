@@ -141,6 +141,12 @@ pub enum Command {
     /// with an export (--against). Prints every session that changed, with what changed
     /// (triples added or removed, values changed, by predicate); exits 1 if any did.
     Verify(VerifyArgs),
+    /// Write a report of the sessions as one self-contained HTML page (inline charts and
+    /// tables, nothing fetched; it opens from disk and can be mailed): totals, sessions
+    /// and turns over time, turns per session, tools and their failures, roles over time,
+    /// the time between turns, the sessions with the most failed tool calls and the
+    /// arguments that fail most. Every number comes from a canned query it names.
+    Report(ReportArgs),
     /// Write a copy of the store while it stays readable: into a new directory (the
     /// embedded store's own copy), or into a new .nq or .trig file (every store, a
     /// server's too: its settings, ontologies, sessions and memory).
@@ -546,6 +552,23 @@ pub struct DeleteArgs {
     /// Confirm --all.
     #[arg(long)]
     pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The file to write (`-`: standard output).
+    #[arg(long, short, value_name = "FILE", default_value = "report.html")]
+    pub out: PathBuf,
+    /// Only turns (tool calls, memory items) at or after this time (RFC 3339, or a
+    /// date: 2026-01-31).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only those before this time.
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Only these sessions (SessionIDs); repeat the option or give several.
+    #[arg(long = "session", value_name = "ID", num_args = 1..)]
+    pub sessions: Vec<String>,
 }
 
 #[derive(Debug, Args)]

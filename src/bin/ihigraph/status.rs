@@ -71,6 +71,9 @@ pub fn of(error: &anyhow::Error) -> Status {
             Some(ContextError::Store(store_error)) => return of_store_error(store_error),
             _ => {}
         }
+        if let Some(ihigraph::report::ReportError::Store(store_error)) = cause.downcast_ref() {
+            return of_store_error(store_error);
+        }
         match cause.downcast_ref::<IntegrityError>() {
             Some(IntegrityError::Store(store_error)) => return of_store_error(store_error),
             Some(IntegrityError::ExportFormat { .. }) => return Status::Usage,

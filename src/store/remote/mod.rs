@@ -369,6 +369,7 @@ impl Backend for Remote {
             backup: false,
             owns_dataset: false,
             max_rows: self.dialect.max_rows(),
+            verbatim: false,
         }
     }
 

@@ -6,9 +6,11 @@ use crate::cli::{HashArgs, VerifyArgs};
 use crate::output::{compact, plural};
 use crate::status::{Status, UsageError};
 use anyhow::Result;
-use ihigraph::HistoryStore;
-use ihigraph::integrity::{SessionCheck, Status as Found, verify, verify_against};
+use ihigraph::integrity::{
+    SessionCheck, Status as Found, fingerprint_sessions, verify, verify_against,
+};
 use ihigraph::rdf::PredicateChange;
+use ihigraph::{HistoryStore, StoreError};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::time::Instant;
@@ -24,12 +26,29 @@ pub fn hash(store: &HistoryStore, args: &HashArgs) -> Result<Status> {
     } else {
         args.sessions
             .iter()
-            .map(|id| Ok((id.clone(), store.session_fingerprint(id)?.0)))
-            .collect::<Result<_>>()?
+            .map(|id| (id.clone(), store.scheme().session_graph(id)))
+            .collect()
     };
+    let prints = fingerprint_sessions(store, &sessions, &|_, _| {})?;
+    if let Some(((id, _), _)) = sessions
+        .iter()
+        .zip(&prints)
+        .find(|(_, print)| print.quads == 0)
+    {
+        return Err(StoreError::UnknownSession {
+            session_id: id.clone(),
+        }
+        .into());
+    }
     let mut out = std::io::stdout().lock();
     if args.record {
-        for record in store.record_fingerprints(&sessions)? {
+        let taken = sessions
+            .iter()
+            .cloned()
+            .zip(prints)
+            .map(|((id, graph), print)| (id, graph, print))
+            .collect();
+        for record in store.record_taken(taken)? {
             writeln!(out, "{}  {}", record.fingerprint.digest, record.session_id)?;
         }
         eprintln!(
@@ -40,8 +59,7 @@ pub fn hash(store: &HistoryStore, args: &HashArgs) -> Result<Status> {
         );
         return Ok(Status::Success);
     }
-    for (id, graph) in &sessions {
-        let print = store.fingerprint_of(graph.as_ref())?;
+    for ((id, _), print) in sessions.iter().zip(prints) {
         writeln!(out, "{}  {id}", print.digest)?;
     }
     Ok(Status::Success)

@@ -15,6 +15,7 @@ mod integrity;
 mod memory;
 mod ontology;
 mod queries;
+mod report;
 mod serve;
 mod sparql;
 mod validate;
@@ -46,6 +47,7 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Memory(args) => memory::list(&open_store(&cli.store)?, &args),
         Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),
         Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
+        Command::Report(args) => report::run(&open_store(&cli.store)?, &args),
         Command::Hash(args) => integrity::hash(&open_store(&cli.store)?, &args),
         Command::Verify(args) => integrity::verify_store(&open_store(&cli.store)?, &args),
         Command::Backup { target } => backup::run(&open_store(&cli.store)?, &target),

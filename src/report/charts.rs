@@ -1,0 +1,195 @@
+//! The report's charts: bar charts drawn by plotters' SVG backend, one `<svg>` each,
+//! with a title and a description for screen readers (the page gives each a table too).
+
+use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
+use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
+use plotters::prelude::*;
+use plotters::style::RGBColor;
+
+/// The width and height every chart is drawn at; the page scales it to its column.
+const SIZE: (u32, u32) = (960, 380);
+
+/// The report's colours: a blue, an orange and a grey that colour-blind readers tell
+/// apart, and a red for failures.
+pub const BLUE: RGBColor = RGBColor(0x1f, 0x6f, 0xb4);
+/// Second series.
+pub const ORANGE: RGBColor = RGBColor(0xe6, 0x8a, 0x00);
+/// Third series.
+pub const GREY: RGBColor = RGBColor(0x6b, 0x6b, 0x6b);
+/// Failures.
+pub const RED: RGBColor = RGBColor(0xc0, 0x1c, 0x28);
+
+/// One series of bars: its name (in the legend) and a value per category.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// The legend's name.
+    pub name: String,
+    /// One value per category.
+    pub values: Vec<f64>,
+    /// Its colour.
+    pub color: RGBColor,
+}
+
+/// A bar chart: categories along the x axis, one or more series stacked on each.
+#[derive(Debug, Clone)]
+pub struct BarChart<'a> {
+    /// An id unique in the page, for the `<title>` and `<desc>` references.
+    pub id: &'a str,
+    /// The chart's title.
+    pub title: &'a str,
+    /// What the page says the chart shows, for a screen reader.
+    pub description: &'a str,
+    /// The x axis's label, with its unit.
+    pub x_label: &'a str,
+    /// The y axis's label, with its unit.
+    pub y_label: &'a str,
+    /// The categories, in order.
+    pub categories: &'a [String],
+    /// The series, stacked from the bottom in this order.
+    pub series: Vec<Series>,
+}
+
+/// The chart as SVG text, or an error message from plotters.
+pub fn bar_chart(chart: &BarChart<'_>) -> Result<String, String> {
+    let count = chart.categories.len().max(1);
+    let top = (0..chart.categories.len())
+        .map(|at| {
+            chart
+                .series
+                .iter()
+                .map(|series| series.values.get(at).copied().unwrap_or(0.0))
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max);
+    let top = if top > 0.0 { top * 1.08 } else { 1.0 };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut plot = ChartBuilder::on(&root)
+            .caption(chart.title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(56)
+            .y_label_area_size(72)
+            // A discrete range holds both its ends: `0..count - 1` is `count` slots.
+            .build_cartesian_2d((0..count - 1).into_segmented(), 0.0..top)
+            .map_err(|e| e.to_string())?;
+        let categories = chart.categories;
+        let label = |value: &SegmentValue<usize>| match value {
+            SegmentValue::CenterOf(at) | SegmentValue::Exact(at) => categories
+                .get(*at)
+                .map(|name| short_label(name))
+                .unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        };
+        plot.configure_mesh()
+            .disable_x_mesh()
+            .light_line_style(TRANSPARENT)
+            .x_labels(count.min(12))
+            .x_label_formatter(&label)
+            .y_labels(((top.floor() as usize) + 1).clamp(2, 11))
+            .y_label_formatter(&|value| integer_or_short(*value))
+            .x_desc(chart.x_label)
+            .y_desc(chart.y_label)
+            .axis_desc_style(("sans-serif", 16))
+            .label_style(("sans-serif", 13))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        draw_series(&mut plot, &chart.series, count)?;
+        if chart.series.len() > 1 {
+            plot.configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK.mix(0.3))
+                .label_font(("sans-serif", 14))
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(accessible(&svg, chart.id, chart.title, chart.description))
+}
+
+/// The series' bars, stacked, each named in the legend.
+fn draw_series<DB: DrawingBackend>(
+    plot: &mut ChartContext<'_, DB, Cartesian2d<SegmentedCoord<RangedCoordusize>, RangedCoordf64>>,
+    series: &[Series],
+    count: usize,
+) -> Result<(), String> {
+    let mut base = vec![0.0; count];
+    let gap = if count <= 40 { 4 } else { 0 };
+    for series in series {
+        let color = series.color;
+        let bars: Vec<Rectangle<(SegmentValue<usize>, f64)>> = (0..count)
+            .filter_map(|at| {
+                let value = series.values.get(at).copied().unwrap_or(0.0);
+                if value <= 0.0 {
+                    return None;
+                }
+                let bottom = base[at];
+                base[at] += value;
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(at), bottom),
+                        (SegmentValue::Exact(at + 1), bottom + value),
+                    ],
+                    color.filled(),
+                );
+                bar.set_margin(0, 0, gap, gap);
+                Some(bar)
+            })
+            .collect();
+        plot.draw_series(bars)
+            .map_err(|e| e.to_string())?
+            .label(series.name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
+    }
+    Ok(())
+}
+
+/// A category's label on the axis, at most 14 characters (the table beside the chart
+/// gives it whole).
+fn short_label(name: &str) -> String {
+    if name.chars().count() <= 14 {
+        return name.to_owned();
+    }
+    let mut cut: String = name.chars().take(13).collect();
+    cut.push('…');
+    cut
+}
+
+/// A tick label: the charts count things, so only whole numbers are labelled.
+fn integer_or_short(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// The SVG with `role="img"`, a `<title>` and a `<desc>` that name it for screen readers,
+/// and a viewBox so that it scales to the page's width.
+fn accessible(svg: &str, id: &str, title: &str, description: &str) -> String {
+    let Some(open_end) = svg.find('>') else {
+        return svg.to_owned();
+    };
+    let (open, rest) = svg.split_at(open_end);
+    let open = open.replacen(
+        "<svg ",
+        &format!(
+            "<svg role=\"img\" aria-labelledby=\"{id}-title {id}-desc\" class=\"chart\" preserveAspectRatio=\"xMidYMid meet\" "
+        ),
+        1,
+    );
+    let open = if open.contains("viewBox") {
+        open
+    } else {
+        format!("{open} viewBox=\"0 0 {} {}\"", SIZE.0, SIZE.1)
+    };
+    format!(
+        "{open}><title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>{}",
+        super::text::escape(title),
+        super::text::escape(description),
+        &rest[1..]
+    )
+}

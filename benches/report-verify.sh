@@ -25,7 +25,7 @@ time_it() {
     shift
     /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
     read -r seconds peak < "$work/$name.time"
-    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 ))
+    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
 }
 
 if [ ! -d "$store" ]; then

@@ -191,6 +191,23 @@ struct PendingCall {
     arguments: Value,
 }
 
+impl PendingCall {
+    /// Whether the call fails: about one in twenty, decided by its id alone (so that no
+    /// random number is drawn for it and the rest of a seed's corpus stays as it was).
+    /// Where a provider's shape says so (Anthropic's `is_error`, Gemini's `error`
+    /// response, AgentOS's `isError`), its result reports the failure; OpenAI's shapes
+    /// have no such flag.
+    fn fails(&self) -> bool {
+        let hash = self
+            .id
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        hash % 20 == 0
+    }
+}
+
 struct SessionWriter {
     rng: fastrand::Rng,
     id: String,
@@ -331,7 +348,7 @@ impl SessionWriter {
                     messages.push(json!({"role": "assistant", "content": uses}));
                     let outputs: Vec<Value> = results
                         .iter()
-                        .map(|(call, output)| json!({"type": "tool_result", "tool_use_id": call.id, "content": output}))
+                        .map(|(call, output)| json!({"type": "tool_result", "tool_use_id": call.id, "content": output, "is_error": call.fails()}))
                         .collect();
                     messages.push(json!({"role": "user", "content": outputs}));
                 }
@@ -373,7 +390,10 @@ impl SessionWriter {
                 } else {
                     let parts: Vec<Value> = results
                         .iter()
-                        .map(|(call, output)| json!({"functionResponse": {"id": call.id, "name": call.name, "response": {"output": output}}}))
+                        .map(|(call, output)| {
+                            let response = if call.fails() { json!({"error": output}) } else { json!({"output": output}) };
+                            json!({"functionResponse": {"id": call.id, "name": call.name, "response": response}})
+                        })
                         .collect();
                     vec![json!({"role": "function", "parts": parts})]
                 };
@@ -388,7 +408,7 @@ impl SessionWriter {
                 if !results.is_empty() {
                     let outputs: Vec<Value> = results
                         .iter()
-                        .map(|(call, output)| json!({"toolCallId": call.id, "toolName": call.name, "output": output, "isError": false}))
+                        .map(|(call, output)| json!({"toolCallId": call.id, "toolName": call.name, "output": output, "isError": call.fails()}))
                         .collect();
                     prompt["toolResults"] = Value::Array(outputs);
                 }

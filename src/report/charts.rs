@@ -61,7 +61,9 @@ pub fn bar_chart(chart: &BarChart<'_>) -> Result<String, String> {
                 .sum::<f64>()
         })
         .fold(0.0, f64::max);
-    let top = if top > 0.0 { top * 1.08 } else { 1.0 };
+    // Room above the bars, for the legend too when there is one.
+    let headroom = if chart.series.len() > 1 { 1.35 } else { 1.08 };
+    let top = if top > 0.0 { top * headroom } else { 1.0 };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();

@@ -11,6 +11,8 @@ use oxigraph::model::{NamedNode, Term};
 use oxigraph::sparql::{QueryResults, QuerySolution};
 use oxsdatatypes::DateTime;
 use std::str::FromStr;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many sessions the report shows with their recent turns.
 pub const WORST_SESSIONS: usize = 10;
@@ -128,6 +130,9 @@ pub struct ReportData {
     pub worst: Vec<(SessionStats, Vec<RecentTurn>)>,
 }
 
+/// A query's rows, or why there are none.
+type Answer = Result<Vec<QuerySolution>, ReportError>;
+
 /// Runs a canned query with its arguments over the report's sessions, giving its rows.
 type Runner<'a> = dyn Fn(&CannedQuery, Arguments) -> Result<Vec<QuerySolution>, ReportError> + 'a;
 
@@ -147,13 +152,49 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(StoreError::QueryEvaluation)?)
         };
-    let window = || window(options);
+    // The queries are independent: they run side by side, one thread per core (more
+    // would hold more answers in memory at once and end no sooner).
+    let queries = [
+        &REPORT_TOTALS,
+        &REPORT_MEMORY,
+        &REPORT_ACTIVITY,
+        &REPORT_ROLES,
+        &REPORT_SESSION_STATS,
+        &TOOL_STATS,
+        &REPORT_TURN_TIMES,
+        &REPORT_FAILING_ARGUMENTS,
+    ];
+    let run = &run;
+    let next_query = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Answer>>> = queries.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(queries.len()) {
+            scope.spawn(|| {
+                loop {
+                    let at = next_query.fetch_add(1, Ordering::Relaxed);
+                    let Some(query) = queries.get(at) else {
+                        break;
+                    };
+                    let answer = run(query, window(options));
+                    if let Ok(mut slot) = slots[at].lock() {
+                        *slot = Some(answer);
+                    }
+                }
+            });
+        }
+    });
+    let mut answers = slots.into_iter().map(|slot| {
+        slot.into_inner()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Ok(Vec::new()))
+    });
+    let mut next = || answers.next().unwrap_or_else(|| Ok(Vec::new()));
+    let (totals_rows, memory_rows) = (next()?, next()?);
     let mut data = ReportData::default();
-    data.totals = totals(
-        &run(&REPORT_TOTALS, window())?,
-        &run(&REPORT_MEMORY, window())?,
-    );
-    data.days = run(&REPORT_ACTIVITY, window())?
+    data.totals = totals(&totals_rows, &memory_rows);
+    data.days = next()?
         .iter()
         .map(|row| Day {
             day: text(row, "day").unwrap_or_default(),
@@ -163,7 +204,7 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             failed_tool_calls: number(row, "failedToolCalls"),
         })
         .collect();
-    data.roles = run(&REPORT_ROLES, window())?
+    data.roles = next()?
         .iter()
         .map(|row| {
             let day = text(row, "day").unwrap_or_default();
@@ -171,7 +212,7 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             (day, role, number(row, "turns"))
         })
         .collect();
-    data.sessions = run(&REPORT_SESSION_STATS, window())?
+    data.sessions = next()?
         .iter()
         .map(|row| SessionStats {
             session: text(row, "session").unwrap_or_default(),
@@ -182,7 +223,7 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             last_turn: text(row, "lastTurn"),
         })
         .collect();
-    data.tools = run(&TOOL_STATS, window())?
+    data.tools = next()?
         .iter()
         .map(|row| ToolStats {
             tool: text(row, "tool").unwrap_or_default(),
@@ -191,8 +232,8 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             sessions: number(row, "sessions"),
         })
         .collect();
-    data.gaps = gaps(&run(&REPORT_TURN_TIMES, window())?);
-    data.failing_arguments = run(&REPORT_FAILING_ARGUMENTS, window())?
+    data.gaps = gaps(&next()?);
+    data.failing_arguments = next()?
         .iter()
         .map(|row| FailingArguments {
             tool: text(row, "tool").unwrap_or_default(),
@@ -202,7 +243,7 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             sessions: number(row, "sessions"),
         })
         .collect();
-    data.worst = worst(&data.sessions, &run)?;
+    data.worst = worst(&data.sessions, run)?;
     Ok(data)
 }
 

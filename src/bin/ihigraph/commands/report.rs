@@ -42,6 +42,13 @@ pub fn run(store: &HistoryStore, args: &ReportArgs) -> Result<Status> {
     let mut file = tempfile::NamedTempFile::new_in(&directory)
         .with_context(|| format!("cannot write into {}", directory.display()))?;
     file.write_all(page.as_bytes())?;
+    // A temporary file is made readable by its owner only; a report is for sharing.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
     file.persist(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     eprintln!(

@@ -206,6 +206,16 @@ impl PendingCall {
             });
         hash % 20 == 0
     }
+
+    /// Gemini's `functionResponse` part for this call's output: an `error` when it fails.
+    fn function_response(&self, output: &str) -> Value {
+        let response = if self.fails() {
+            json!({"error": output})
+        } else {
+            json!({"output": output})
+        };
+        json!({"functionResponse": {"id": self.id, "name": self.name, "response": response}})
+    }
 }
 
 struct SessionWriter {
@@ -390,10 +400,7 @@ impl SessionWriter {
                 } else {
                     let parts: Vec<Value> = results
                         .iter()
-                        .map(|(call, output)| {
-                            let response = if call.fails() { json!({"error": output}) } else { json!({"output": output}) };
-                            json!({"functionResponse": {"id": call.id, "name": call.name, "response": response}})
-                        })
+                        .map(|(call, output)| call.function_response(output))
                         .collect();
                     vec![json!({"role": "function", "parts": parts})]
                 };

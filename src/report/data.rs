@@ -134,7 +134,7 @@ pub struct ReportData {
 type Answer = Result<Vec<QuerySolution>, ReportError>;
 
 /// Runs a canned query with its arguments over the report's sessions, giving its rows.
-type Runner<'a> = dyn Fn(&CannedQuery, Arguments) -> Result<Vec<QuerySolution>, ReportError> + 'a;
+type Runner<'a> = dyn Fn(&CannedQuery, Arguments) -> Answer + Sync + 'a;
 
 /// Runs the report's queries.
 pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData, ReportError> {
@@ -164,32 +164,7 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         &REPORT_TURN_TIMES,
         &REPORT_FAILING_ARGUMENTS,
     ];
-    let run = &run;
-    let next_query = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Answer>>> = queries.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(queries.len()) {
-            scope.spawn(|| {
-                loop {
-                    let at = next_query.fetch_add(1, Ordering::Relaxed);
-                    let Some(query) = queries.get(at) else {
-                        break;
-                    };
-                    let answer = run(query, window(options));
-                    if let Ok(mut slot) = slots[at].lock() {
-                        *slot = Some(answer);
-                    }
-                }
-            });
-        }
-    });
-    let mut answers = slots.into_iter().map(|slot| {
-        slot.into_inner()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| Ok(Vec::new()))
-    });
+    let mut answers = run_all(&queries, &run, options).into_iter();
     let mut next = || answers.next().unwrap_or_else(|| Ok(Vec::new()));
     let (totals_rows, memory_rows) = (next()?, next()?);
     let mut data = ReportData::default();
@@ -243,8 +218,41 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             sessions: number(row, "sessions"),
         })
         .collect();
-    data.worst = worst(&data.sessions, run)?;
+    data.worst = worst(&data.sessions, &run)?;
     Ok(data)
+}
+
+/// Runs the queries side by side, one thread per core, each with the report's window;
+/// their answers in their order.
+fn run_all(queries: &[&CannedQuery], run: &Runner<'_>, options: &ReportOptions) -> Vec<Answer> {
+    let next_query = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Answer>>> = queries.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(queries.len()) {
+            scope.spawn(|| {
+                loop {
+                    let at = next_query.fetch_add(1, Ordering::Relaxed);
+                    let Some(query) = queries.get(at) else {
+                        break;
+                    };
+                    let answer = run(query, window(options));
+                    if let Ok(mut slot) = slots[at].lock() {
+                        *slot = Some(answer);
+                    }
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Ok(Vec::new()))
+        })
+        .collect()
 }
 
 /// The totals from the rows of `report-totals` and `report-memory`.

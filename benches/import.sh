@@ -18,19 +18,9 @@ work=${3:-target/import-bench}
 cd "$(dirname "$0")/.."
 mkdir -p "$work"
 
-if command -v ccache > /dev/null; then
-    export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
-fi
+. benches/common.sh
 cargo build --release --quiet --bin ihigraph --example import_speed
 bin=target/release/ihigraph
-
-time_it() {
-    local name=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
-    read -r seconds peak < "$work/$name.time"
-    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
-}
 
 echo "## Conversion speed, one core, about $megabytes MB per format"
 taskset -c 0 target/release/examples/import_speed "$megabytes"

@@ -18,22 +18,10 @@ small=$(( sessions / 10 ))
 cd "$(dirname "$0")/.."
 mkdir -p "$work"
 
-# The same C/C++ compiler as the other builds, or cargo rebuilds RocksDB from scratch.
-if command -v ccache > /dev/null; then
-    export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
-fi
+. benches/common.sh
 cargo build --release --quiet --bin ihigraph --example bulk_load --example query_latency \
     --example store_lookup
 bin=target/release/ihigraph
-
-# time_it NAME COMMAND...: runs COMMAND under GNU time, keeps seconds and peak RSS (KiB).
-time_it() {
-    local name=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
-    read -r seconds peak < "$work/$name.time"
-    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
-}
 
 for size in "$sessions" "$small"; do
     [ -s "$work/corpus-$size.jsonl" ] ||

@@ -13,20 +13,10 @@ sessions=${1:-1000}
 work=${2:-target/report-bench}
 cd "$(dirname "$0")/.."
 mkdir -p "$work"
-if command -v ccache > /dev/null; then
-    export CC=${CC:-ccache gcc} CXX=${CXX:-ccache g++}
-fi
+. benches/common.sh
 cargo build --release --quiet --bin ihigraph --example fingerprint_speed
 bin=target/release/ihigraph
 store=$work/store-$sessions
-
-time_it() {
-    local name=$1
-    shift
-    /usr/bin/time -f '%e %M' -o "$work/$name.time" "$@"
-    read -r seconds peak < "$work/$name.time"
-    printf '%s: %s s, peak %s MiB\n' "$name" "$seconds" $(( peak / 1024 )) >&2
-}
 
 if [ ! -d "$store" ]; then
     [ -s "$work/corpus-$sessions.jsonl" ] ||

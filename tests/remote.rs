@@ -742,3 +742,54 @@ fn virtuoso_killed_during_ingest_is_repaired_by_ingesting_again() {
     };
     killed_during_ingest(virtuoso);
 }
+
+/// The report's numbers and tables (every `<dd>` total and table row), with the lines
+/// that name the store and the time it was made left out.
+fn report_numbers(target: &Target, arguments: &[&str]) -> Vec<String> {
+    let mut command = vec!["report", "--out", "-"];
+    command.extend_from_slice(arguments);
+    target
+        .out(&command)
+        .lines()
+        .filter(|line| line.starts_with("<div><dt>") || line.starts_with("<tr><td"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_report_says_the_same_on_both_servers_as_on_the_embedded_store() {
+    let (Some(oxigraph), Some(virtuoso)) = (
+        servers::oxigraph(),
+        servers::virtuoso(VirtuosoOptions::default()),
+    ) else {
+        return skip("the report on Oxigraph and Virtuoso");
+    };
+    let store = tempfile::tempdir().unwrap();
+    let targets = [
+        Target::embedded(store.path()),
+        Target::server(&oxigraph, false),
+        Target::server(&virtuoso, false),
+    ];
+    let corpus = corpus(12);
+    for target in &targets {
+        target.out(&[
+            "ingest",
+            path(&common::examples_dir()),
+            path(&corpus.generated),
+        ]);
+    }
+    for arguments in [
+        vec![],
+        vec!["--session", "abc", "--session", "support-2026-0117-fr"],
+        vec!["--since", "2026-01-02", "--until", "2026-01-04"],
+    ] {
+        let reports: Vec<Vec<String>> = targets
+            .iter()
+            .map(|target| report_numbers(target, &arguments))
+            .collect();
+        assert!(reports[0].len() > 10, "{arguments:?}: {:?}", reports[0]);
+        for (target, report) in targets.iter().zip(&reports).skip(1) {
+            assert_eq!(report, &reports[0], "{} {arguments:?}", target.name);
+        }
+    }
+}

@@ -230,7 +230,7 @@ impl FileRun<'_> {
             let bytes = input.read_all()?;
             let file = SourceFile {
                 name: self.name.to_owned(),
-                digest: hex(&Sha256::digest(&bytes)),
+                digest: hex::encode(Sha256::digest(&bytes)),
             };
             let bytes: Arc<[u8]> = bytes.into();
             let name = self.name.to_owned();
@@ -274,7 +274,7 @@ impl FileRun<'_> {
         drop(records);
         let file = SourceFile {
             name: self.name.to_owned(),
-            digest: hex(&hasher.replace(Sha256::new()).finalize()),
+            digest: hex::encode(hasher.replace(Sha256::new()).finalize()),
         };
         let mut records = records_of(self.name, input.reader()?);
         let mut give = |converted: Converted| self.give(converted);
@@ -319,7 +319,7 @@ impl FileRun<'_> {
         let bytes = input.read_all()?;
         let file = SourceFile {
             name: self.name.to_owned(),
-            digest: hex(&Sha256::digest(&bytes)),
+            digest: hex::encode(Sha256::digest(&bytes)),
         };
         let syntax = match choice {
             Choice::Format(importer) => importer.syntax(),
@@ -572,14 +572,4 @@ impl Read for HashingReader {
         self.hasher.borrow_mut().update(&buffer[..read]);
         Ok(read)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(64), |mut text, byte| {
-            let _ = write!(text, "{byte:02x}");
-            text
-        })
 }

@@ -16,7 +16,6 @@ use crate::rdf::{Fingerprint, PredicateChange};
 use crate::store::{FingerprintRecord, HistoryStore, StoreError};
 use oxrdf::NamedNode;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// What became of one session.
@@ -189,42 +188,15 @@ pub fn fingerprint_sessions(
     sessions: &[(String, NamedNode)],
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Vec<Fingerprint>, StoreError> {
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Fingerprint, StoreError>>>> =
-        Mutex::new((0..sessions.len()).map(|_| None).collect());
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(sessions.len()) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((_, graph)) = sessions.get(index) else {
-                        break;
-                    };
-                    let print = store.fingerprint_of(graph.as_ref());
-                    let failed = print.is_err();
-                    if let Ok(mut results) = results.lock() {
-                        results[index] = Some(print);
-                    }
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1, sessions.len());
-                    if failed {
-                        next.store(sessions.len(), Ordering::Relaxed);
-                    }
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
-    let mut prints = Vec::with_capacity(results.len());
-    for result in results {
-        match result {
-            Some(print) => prints.push(print?),
-            // Only after another's error, which came first in this loop or comes later.
-            None => continue,
-        }
-    }
-    Ok(prints)
+    store
+        .side_by_side(sessions, |store, (_, graph)| {
+            let print = store.fingerprint_of(graph.as_ref());
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, sessions.len());
+            print
+        })
+        .into_iter()
+        .collect()
 }
 
 /// Whether the graph `to` holds the recorded triples, under another graph name.

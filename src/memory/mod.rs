@@ -30,7 +30,6 @@ use oxrdf::{Literal, NamedNode, NamedNodeRef, Quad, Term, Triple};
 use oxsdatatypes::DateTime;
 use sha2::{Digest, Sha256};
 use std::fmt;
-use std::fmt::Write as _;
 use std::str::FromStr;
 
 /// What kind of thing a memory item keeps.
@@ -139,10 +138,7 @@ pub fn memory_id(kind: MemoryKind, text: &str) -> String {
         .chain_update([0])
         .chain_update(text)
         .finalize();
-    digest[..8].iter().fold(String::new(), |mut id, byte| {
-        let _ = write!(id, "{byte:02x}");
-        id
-    })
+    hex::encode(&digest[..8])
 }
 
 /// Makes a memory item from a stored turn, at `now`, in one atomic update.

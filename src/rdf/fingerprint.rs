@@ -110,7 +110,7 @@ pub fn canonical_nquads<'a>(
 impl Fingerprint {
     /// The fingerprint of a canonical N-Quads document of `quads` lines.
     pub fn of_canonical(canonical: &str, quads: usize) -> Self {
-        let digest = hex(&Sha256::digest(canonical.as_bytes()));
+        let digest = hex::encode(Sha256::digest(canonical.as_bytes()));
         let mut groups: BTreeMap<&str, (usize, Sha256)> = BTreeMap::new();
         for line in canonical.lines() {
             let (count, hasher) = groups.entry(predicate_of(line)).or_default();
@@ -122,7 +122,7 @@ impl Fingerprint {
             groups
                 .into_iter()
                 .map(|(predicate, (count, hasher))| {
-                    let digest = hex(&hasher.finalize());
+                    let digest = hex::encode(hasher.finalize());
                     (predicate.to_owned(), PredicateLines { count, digest })
                 })
                 .collect(),
@@ -142,14 +142,6 @@ pub fn predicate_of(line: &str) -> &str {
         .nth(1)
         .map(|term| term.trim_start_matches('<').trim_end_matches('>'))
         .unwrap_or_default()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        let _ = write!(text, "{byte:02x}");
-        text
-    })
 }
 
 fn iri(value: &str) -> SimpleTerm<'_> {

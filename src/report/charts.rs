@@ -1,10 +1,15 @@
 //! The report's charts: bar charts drawn by plotters' SVG backend, one `<svg>` each,
 //! with a title and a description for screen readers (the page gives each a table too).
 
+use super::text::cut;
 use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
 use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
 use plotters::prelude::*;
 use plotters::style::RGBColor;
+
+/// How long a category's label on the axis may be (the table beside the chart gives it
+/// whole).
+const LABEL_CHARS: usize = 14;
 
 /// The width and height every chart is drawn at; the page scales it to its column.
 const SIZE: (u32, u32) = (960, 380);
@@ -80,7 +85,7 @@ pub fn bar_chart(chart: &BarChart<'_>) -> Result<String, String> {
         let label = |value: &SegmentValue<usize>| match value {
             SegmentValue::CenterOf(at) | SegmentValue::Exact(at) => categories
                 .get(*at)
-                .map(|name| short_label(name))
+                .map(|name| cut(name, LABEL_CHARS))
                 .unwrap_or_default(),
             SegmentValue::Last => String::new(),
         };
@@ -147,17 +152,6 @@ fn draw_series<DB: DrawingBackend>(
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 12, y + 6)], color.filled()));
     }
     Ok(())
-}
-
-/// A category's label on the axis, at most 14 characters (the table beside the chart
-/// gives it whole).
-fn short_label(name: &str) -> String {
-    if name.chars().count() <= 14 {
-        return name.to_owned();
-    }
-    let mut cut: String = name.chars().take(13).collect();
-    cut.push('…');
-    cut
 }
 
 /// A tick label: the charts count things, so only whole numbers are labelled.

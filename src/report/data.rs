@@ -11,8 +11,6 @@ use oxigraph::model::{NamedNode, Term};
 use oxigraph::sparql::{QueryResults, QuerySolution};
 use oxsdatatypes::DateTime;
 use std::str::FromStr;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many sessions the report shows with their recent turns.
 pub const WORST_SESSIONS: usize = 10;
@@ -139,19 +137,18 @@ type Runner<'a> = dyn Fn(&CannedQuery, Arguments) -> Answer + Sync + 'a;
 /// Runs the report's queries.
 pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData, ReportError> {
     let graphs = graphs(store, options)?;
-    let run =
-        |query: &CannedQuery, arguments: Arguments| -> Result<Vec<QuerySolution>, ReportError> {
-            let results = match &graphs {
-                Some(graphs) => store.run_in(query, &arguments, graphs)?,
-                None => store.run(query, &arguments)?,
-            };
-            let QueryResults::Solutions(solutions) = results else {
-                return Ok(Vec::new());
-            };
-            Ok(solutions
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(StoreError::QueryEvaluation)?)
+    let run = |query: &CannedQuery, arguments: Arguments| -> Answer {
+        let results = match &graphs {
+            Some(graphs) => store.run_in(query, &arguments, graphs)?,
+            None => store.run(query, &arguments)?,
         };
+        let QueryResults::Solutions(solutions) = results else {
+            return Ok(Vec::new());
+        };
+        Ok(solutions
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(StoreError::QueryEvaluation)?)
+    };
     // The queries are independent: they run side by side, one thread per core (more
     // would hold more answers in memory at once and end no sooner).
     let queries = [
@@ -164,21 +161,14 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         &REPORT_TURN_TIMES,
         &REPORT_FAILING_ARGUMENTS,
     ];
-    let mut answers = run_all(&queries, &run, options).into_iter();
+    let mut answers = store
+        .side_by_side(&queries, |_, query| run(query, window(options)))
+        .into_iter();
     let mut next = || answers.next().unwrap_or_else(|| Ok(Vec::new()));
     let (totals_rows, memory_rows) = (next()?, next()?);
     let mut data = ReportData::default();
     data.totals = totals(&totals_rows, &memory_rows);
-    data.days = next()?
-        .iter()
-        .map(|row| Day {
-            day: text(row, "day").unwrap_or_default(),
-            sessions: number(row, "sessions"),
-            turns: number(row, "turns"),
-            tool_calls: number(row, "toolCalls"),
-            failed_tool_calls: number(row, "failedToolCalls"),
-        })
-        .collect();
+    data.days = next()?.iter().map(Day::of_row).collect();
     data.roles = next()?
         .iter()
         .map(|row| {
@@ -187,72 +177,64 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             (day, role, number(row, "turns"))
         })
         .collect();
-    data.sessions = next()?
-        .iter()
-        .map(|row| SessionStats {
+    data.sessions = next()?.iter().map(SessionStats::of_row).collect();
+    data.tools = next()?.iter().map(ToolStats::of_row).collect();
+    data.gaps = gaps(&next()?);
+    data.failing_arguments = next()?.iter().map(FailingArguments::of_row).collect();
+    data.worst = worst(&data.sessions, &run)?;
+    Ok(data)
+}
+
+impl Day {
+    /// A row of `report-activity`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
+            day: text(row, "day").unwrap_or_default(),
+            sessions: number(row, "sessions"),
+            turns: number(row, "turns"),
+            tool_calls: number(row, "toolCalls"),
+            failed_tool_calls: number(row, "failedToolCalls"),
+        }
+    }
+}
+
+impl SessionStats {
+    /// A row of `report-session-stats`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
             session: text(row, "session").unwrap_or_default(),
             turns: number(row, "turns"),
             tool_calls: number(row, "toolCalls"),
             failed_tool_calls: number(row, "failedToolCalls"),
             first_turn: text(row, "firstTurn"),
             last_turn: text(row, "lastTurn"),
-        })
-        .collect();
-    data.tools = next()?
-        .iter()
-        .map(|row| ToolStats {
+        }
+    }
+}
+
+impl ToolStats {
+    /// A row of `tool-stats`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
             tool: text(row, "tool").unwrap_or_default(),
             calls: number(row, "calls"),
             failed_calls: number(row, "failedCalls"),
             sessions: number(row, "sessions"),
-        })
-        .collect();
-    data.gaps = gaps(&next()?);
-    data.failing_arguments = next()?
-        .iter()
-        .map(|row| FailingArguments {
+        }
+    }
+}
+
+impl FailingArguments {
+    /// A row of `report-failing-arguments`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
             tool: text(row, "tool").unwrap_or_default(),
             arguments: text(row, "arguments").unwrap_or_default(),
             failures: number(row, "failures"),
             calls: number(row, "calls"),
             sessions: number(row, "sessions"),
-        })
-        .collect();
-    data.worst = worst(&data.sessions, &run)?;
-    Ok(data)
-}
-
-/// Runs the queries side by side, one thread per core, each with the report's window;
-/// their answers in their order.
-fn run_all(queries: &[&CannedQuery], run: &Runner<'_>, options: &ReportOptions) -> Vec<Answer> {
-    let next_query = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<Answer>>> = queries.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(queries.len()) {
-            scope.spawn(|| {
-                loop {
-                    let at = next_query.fetch_add(1, Ordering::Relaxed);
-                    let Some(query) = queries.get(at) else {
-                        break;
-                    };
-                    let answer = run(query, window(options));
-                    if let Ok(mut slot) = slots[at].lock() {
-                        *slot = Some(answer);
-                    }
-                }
-            });
         }
-    });
-    slots
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Ok(Vec::new()))
-        })
-        .collect()
+    }
 }
 
 /// The totals from the rows of `report-totals` and `report-memory`.

@@ -5,7 +5,7 @@
 
 use super::charts::{BLUE, BarChart, GREY, ORANGE, RED, Series, bar_chart};
 use super::data::{ReportData, SessionStats};
-use super::text::escape;
+use super::text::{cut, escape};
 use super::{ReportError, ReportOptions};
 use crate::query::CannedQuery;
 use oxsdatatypes::DateTime;
@@ -473,8 +473,8 @@ fn session_block(html: &mut String, stats: &SessionStats, turns: &[super::data::
                 turn.index.to_string(),
                 turn.role.clone(),
                 turn.time.clone().unwrap_or_default(),
-                cut(turn.prompt.as_deref().unwrap_or("")),
-                cut(turn.answer.as_deref().unwrap_or("")),
+                cut(turn.prompt.as_deref().unwrap_or(""), TEXT_CHARS),
+                cut(turn.answer.as_deref().unwrap_or(""), TEXT_CHARS),
             ]
         })
         .collect();
@@ -502,7 +502,7 @@ fn failing_arguments(html: &mut String, data: &ReportData) {
             .map(|row| {
                 vec![
                     row.tool.clone(),
-                    cut(&row.arguments),
+                    cut(&row.arguments, TEXT_CHARS),
                     row.failures.to_string(),
                     row.calls.to_string(),
                     row.sessions.to_string(),
@@ -634,14 +634,4 @@ fn bins(counts: &[u64]) -> Vec<(String, u64)> {
             (label, bins.get(&bin).copied().unwrap_or(0))
         })
         .collect()
-}
-
-/// A text cut to [`TEXT_CHARS`] characters.
-fn cut(text: &str) -> String {
-    if text.chars().count() <= TEXT_CHARS {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(TEXT_CHARS - 1).collect();
-    cut.push('…');
-    cut
 }

@@ -18,3 +18,13 @@ pub fn escape(text: &str) -> String {
     }
     escaped
 }
+
+/// A text cut to `chars` characters, the last of them `…` when it is cut.
+pub fn cut(text: &str, chars: usize) -> String {
+    if text.chars().count() <= chars {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(chars.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}

@@ -5,9 +5,7 @@
 
 use super::StoreError;
 use super::backend::{Backend, Capabilities, QuadStream};
-use oxigraph::model::{
-    GraphName, GraphNameRef, NamedNodeRef, NamedOrBlankNode, Quad, Term, Variable,
-};
+use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::{StorageError, Store};
 use spargebra::algebra::GraphPattern;
@@ -189,9 +187,9 @@ impl Embedded {
                 name: graph.into_owned().into(),
                 inner: Box::new(GraphPattern::Bgp {
                     patterns: vec![TriplePattern {
-                        subject: s.clone().into(),
-                        predicate: p.clone().into(),
-                        object: o.clone().into(),
+                        subject: s.into(),
+                        predicate: p.into(),
+                        object: o.into(),
                     }],
                 }),
             },
@@ -201,27 +199,12 @@ impl Embedded {
             unreachable!("a SELECT query gives solutions")
         };
         let name = GraphName::NamedNode(graph.into_owned());
-        Ok(Box::new(solutions.filter_map(move |solution| {
-            let solution = match solution {
-                Ok(solution) => solution,
-                Err(error) => return Some(Err(StoreError::QueryEvaluation(error))),
-            };
-            let subject = match solution.get(&s)? {
-                Term::NamedNode(node) => NamedOrBlankNode::from(node.clone()),
-                Term::BlankNode(node) => NamedOrBlankNode::from(node.clone()),
-                _ => return None,
-            };
-            let Term::NamedNode(predicate) = solution.get(&p)? else {
-                return None;
-            };
-            let object = solution.get(&o)?.clone();
-            Some(Ok(Quad::new(
-                subject,
-                predicate.clone(),
-                object,
-                name.clone(),
-            )))
-        })))
+        Ok(Box::new(solutions.filter_map(
+            move |solution| match solution {
+                Ok(solution) => super::solution_quad(&solution, Some(&name)).map(Ok),
+                Err(error) => Some(Err(StoreError::QueryEvaluation(error))),
+            },
+        )))
     }
 }
 

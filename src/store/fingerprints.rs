@@ -94,36 +94,29 @@ impl HistoryStore {
     /// what it was given, those of the quads written (taken now where the session has
     /// none); on another, those of what it gives back.
     pub(super) fn record_written(&self, sessions: &[&SessionGraph]) -> Result<(), StoreError> {
-        if !self.backend.capabilities().verbatim {
-            let sessions: Vec<(String, NamedNode)> = sessions
-                .iter()
-                .map(|session| (session.session_id.clone(), session.graph.clone()))
-                .collect();
-            return self.record_fingerprints(&sessions).map(drop);
-        }
-        let taken_at = DateTime::now().to_string();
-        let records = sessions
+        let verbatim = self.backend.capabilities().verbatim;
+        let taken = sessions
             .iter()
             .map(|session| {
-                Ok(record(
-                    &session.session_id,
-                    &session.graph,
-                    written(session)?,
-                    &taken_at,
-                ))
+                let print = if verbatim {
+                    written(session)?
+                } else {
+                    self.fingerprint_of(session.graph.as_ref())?
+                };
+                Ok((session.session_id.clone(), session.graph.clone(), print))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        self.replace_records(&records)
+        self.record_taken(taken).map(drop)
     }
 
     /// Whether a session stored unchanged has the record of what it holds: on a backend
     /// that gives back what it is given, the fingerprint of its quads; on another, any
     /// record is taken again, since only reading the graph back would tell.
     pub(super) fn recorded_as_written(&self, session: &SessionGraph) -> Result<bool, StoreError> {
-        let recorded = self.record_quads(&[&session.graph])?;
         if !self.backend.capabilities().verbatim {
             return Ok(false);
         }
+        let recorded = self.record_quads(&[&session.graph])?;
         let digest = recorded.iter().find_map(|quad| match &quad.object {
             Term::Literal(digest) if quad.predicate == ihi::FINGERPRINT => Some(digest.value()),
             _ => None,

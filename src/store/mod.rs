@@ -25,7 +25,7 @@ use crate::query::{Arguments, CannedQuery};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
-use oxigraph::sparql::{CancellationToken, QueryResults, SparqlSyntaxError};
+use oxigraph::sparql::{CancellationToken, QueryResults, QuerySolution, SparqlSyntaxError};
 use spargebra::Query;
 use spargebra::SparqlParser;
 use spargebra::algebra::QueryDataset;
@@ -156,8 +156,9 @@ impl HistoryStore {
     /// Writes many sessions at once, as `ingest` does: the sessions not yet in the store
     /// are added together in one atomic step (the backend's fast path), with their
     /// fingerprint records on the embedded store; sessions already stored are replaced
-    /// or left unchanged as [`write_session`](Self::write_session) does. Each session is written whole or not at all: after an error or a crash,
-    /// some sessions of the batch may be stored, each of them complete. A session given
+    /// or left unchanged as [`write_session`](Self::write_session) does. Each session is
+    /// written whole or not at all: after an error or a crash, some sessions of the batch
+    /// may be stored, each of them complete. A session given
     /// twice is written twice, the later one replacing the earlier. The outcomes are in
     /// the order of `sessions`.
     ///
@@ -269,8 +270,7 @@ impl HistoryStore {
     }
 
     /// Removes every session, their fingerprints and the memory made from them, in one
-    /// atomic step; the
-    /// settings and ontologies stay. Returns the number of sessions removed.
+    /// atomic step; the settings and ontologies stay. Returns the number of sessions removed.
     pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
         let mut graphs: Vec<GraphName> = self
             .sessions()?
@@ -374,28 +374,51 @@ impl HistoryStore {
         Ok(self.backend.quad_count()?.saturating_sub(bookkeeping))
     }
 
+    /// Runs `work` on every item, on one thread per core side by side, each reading
+    /// this store; the results in the items' order (reads of the embedded store go on
+    /// together; a server takes the requests as they come).
+    pub fn side_by_side<T: Sync, R: Send>(
+        &self,
+        items: &[T],
+        work: impl Fn(&Self, &T) -> R + Sync,
+    ) -> Vec<R> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let workers = std::thread::available_parallelism().map_or(1, usize::from);
+        let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..workers.min(items.len()))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        loop {
+                            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(item) = items.get(at) else {
+                                return done;
+                            };
+                            done.push((at, work(self, item)));
+                        }
+                    })
+                })
+                .collect();
+            threads
+                .into_iter()
+                .flat_map(|thread| {
+                    thread
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                })
+                .collect()
+        });
+        done.sort_unstable_by_key(|(at, _)| *at);
+        done.into_iter().map(|(_, result)| result).collect()
+    }
+
     /// The quads a SELECT query with the variables `?s ?p ?o ?g` finds (rows whose terms
     /// cannot form a quad are skipped).
     pub fn select_quads(&self, sparql: &str) -> Result<Vec<Quad>, StoreError> {
         let mut quads = Vec::new();
         for solution in self.select(sparql)? {
             let solution = solution.map_err(StoreError::QueryEvaluation)?;
-            let subject = match solution.get("s") {
-                Some(Term::NamedNode(node)) => NamedOrBlankNode::NamedNode(node.clone()),
-                Some(Term::BlankNode(node)) => NamedOrBlankNode::BlankNode(node.clone()),
-                _ => continue,
-            };
-            let (Some(Term::NamedNode(predicate)), Some(object), Some(Term::NamedNode(graph))) =
-                (solution.get("p"), solution.get("o"), solution.get("g"))
-            else {
-                continue;
-            };
-            quads.push(Quad::new(
-                subject,
-                predicate.clone(),
-                object.clone(),
-                graph.clone(),
-            ));
+            quads.extend(solution_quad(&solution, None));
         }
         Ok(quads)
     }
@@ -530,6 +553,30 @@ impl HistoryStore {
         let query = query.bind(arguments, &self.scheme)?;
         self.evaluate(query, false, cancel)
     }
+}
+
+/// The quad a solution's `?s ?p ?o` name, in the graph given or else in its `?g`; none
+/// when its terms cannot form a quad.
+fn solution_quad(solution: &QuerySolution, graph: Option<&GraphName>) -> Option<Quad> {
+    let subject = match solution.get("s")? {
+        Term::NamedNode(node) => NamedOrBlankNode::NamedNode(node.clone()),
+        Term::BlankNode(node) => NamedOrBlankNode::BlankNode(node.clone()),
+        Term::Literal(_) => return None,
+    };
+    let Term::NamedNode(predicate) = solution.get("p")? else {
+        return None;
+    };
+    let graph = match (graph, solution.get("g")) {
+        (Some(graph), _) => graph.clone(),
+        (None, Some(Term::NamedNode(graph))) => graph.clone().into(),
+        _ => return None,
+    };
+    Some(Quad::new(
+        subject,
+        predicate.clone(),
+        solution.get("o")?.clone(),
+        graph,
+    ))
 }
 
 /// One update that deletes the quads `old` and inserts the quads `new` (in named graphs),

@@ -16,6 +16,7 @@ use ihigraph::query::DESIGN_RECENT_TURNS;
 use ihigraph::query::DESIGN_TOOL_INVOCATIONS;
 use ihigraph::query::INSTRUCTIONS;
 use ihigraph::query::MEMORY_ITEMS;
+use ihigraph::query::PAYLOADS;
 use ihigraph::query::ParameterError;
 use ihigraph::query::RECENT_TURNS;
 use ihigraph::query::ROLES;
@@ -26,8 +27,7 @@ use ihigraph::query::TOOL_USAGE;
 use ihigraph::query::TRANSCRIPT;
 use ihigraph::query::USER_STATE;
 use ihigraph::query::{
-    REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_ROLES, REPORT_SESSION_STATS,
-    REPORT_TOTALS, REPORT_TURN_TIMES,
+    REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_TOOLS, REPORT_TURN_TIMES,
 };
 use ihigraph::rdf::IriScheme;
 use ihigraph::store::Embedded;
@@ -954,71 +954,88 @@ fn every_session_query_keeps_odd_ids_apart() {
 }
 
 #[test]
-fn the_report_queries_of_totals_and_days_on_the_examples() {
+fn the_report_activity_per_session_day_and_role_on_the_examples() {
     let store = examples_store();
-    let none = Arguments::new();
+    let activity = rows(&store, &REPORT_ACTIVITY, &Arguments::new());
+    assert_eq!(activity.len(), 9);
     assert_eq!(
-        rows(&store, &REPORT_TOTALS, &none),
-        vec![row(&["4", "16", "11", "2"])]
+        &activity[..2],
+        [
+            row(&[
+                "abc",
+                "2026-01-02",
+                "A-User",
+                "2",
+                "2",
+                "1",
+                "2026-01-02T08:00:02.1Z",
+                "2026-01-02T08:00:04.3Z"
+            ]),
+            row(&[
+                "abc",
+                "2026-01-02",
+                "H-User",
+                "2",
+                "1",
+                "0",
+                "2026-01-02T08:00:00.5Z",
+                "2026-01-02T08:00:30Z"
+            ]),
+        ]
     );
     assert_eq!(
-        rows(&store, &REPORT_ACTIVITY, &none),
-        vec![
-            row(&["2026-01-01", "1", "4", "3", "0"]),
-            row(&["2026-01-02", "1", "4", "3", "1"]),
-            row(&["2026-01-03", "1", "5", "3", "1"]),
-            row(&["2026-01-04", "1", "3", "2", "0"]),
-        ]
+        activity[5],
+        row(&[
+            "support-2026-0117-fr",
+            "2026-01-03",
+            "BKN",
+            "1",
+            "1",
+            "1",
+            "2026-01-03T08:01:01.2Z",
+            "2026-01-03T08:01:01.2Z"
+        ])
+    );
+    let sum = |rows: &[Vec<String>], at: usize| -> u64 {
+        rows.iter().map(|row| row[at].parse::<u64>().unwrap()).sum()
+    };
+    // 16 turns, 11 tool calls, 2 of them failed.
+    assert_eq!(
+        (sum(&activity, 3), sum(&activity, 4), sum(&activity, 5)),
+        (16, 11, 2)
     );
     let window = Arguments::new()
         .raw("since", "2026-01-02")
         .raw("until", "2026-01-03T08:00:30Z");
+    let narrowed = rows(&store, &REPORT_ACTIVITY, &window);
     assert_eq!(
-        rows(&store, &REPORT_TOTALS, &window),
-        vec![row(&["2", "6", "4", "1"])],
+        column(&narrowed, 0),
+        ["abc", "abc", "support-2026-0117-fr", "support-2026-0117-fr"]
+    );
+    assert_eq!(
+        (sum(&narrowed, 3), sum(&narrowed, 4), sum(&narrowed, 5)),
+        (6, 4, 1),
         "abc's 4 turns (3 calls, 1 failed) and support's first 2 (08:00:00, 08:00:01.5; 1 call)"
     );
     assert_eq!(
-        rows(
-            &store,
-            &REPORT_ROLES,
-            &Arguments::new().raw("since", "2026-01-03")
-        ),
-        vec![
-            row(&["2026-01-03", "A-User", "2"]),
-            row(&["2026-01-03", "BKN", "1"]),
-            row(&["2026-01-03", "H-User", "2"]),
-            row(&["2026-01-04", "A-User", "1"]),
-            row(&["2026-01-04", "H-User", "2"]),
-        ]
+        narrowed[3],
+        row(&[
+            "support-2026-0117-fr",
+            "2026-01-03",
+            "H-User",
+            "1",
+            "1",
+            "0",
+            "2026-01-03T08:00:00Z",
+            "2026-01-03T08:00:00Z"
+        ])
     );
 }
 
 #[test]
-fn the_report_queries_per_session_turn_and_argument_on_the_examples() {
+fn the_report_queries_per_turn_tool_and_argument_on_the_examples() {
     let store = examples_store();
     let none = Arguments::new();
-    let stats = rows(&store, &REPORT_SESSION_STATS, &none);
-    assert_eq!(
-        column(&stats, 0),
-        [
-            "abc",
-            "support-2026-0117-fr",
-            "trip-kyoto-2026",
-            "research-rag-memory"
-        ]
-    );
-    assert_eq!(
-        stats[0],
-        row(&[
-            "abc",
-            "4",
-            "3",
-            "1",
-            "2026-01-02T08:00:00.5Z",
-            "2026-01-02T08:00:30Z"
-        ])
-    );
     let times = rows(&store, &REPORT_TURN_TIMES, &none);
     assert_eq!(times.len(), 16);
     assert_eq!(
@@ -1053,14 +1070,54 @@ fn the_report_queries_per_session_turn_and_argument_on_the_examples() {
         1
     );
     assert_eq!(rows(&store, &REPORT_MEMORY, &none), vec![row(&["0", "0"])]);
-    // tool-stats takes `until` too.
-    let early = rows(
-        &store,
-        &TOOL_STATS,
-        &Arguments::new().raw("until", "2026-01-02"),
-    );
+    // tool-stats takes `until` too, and report-tools gives what it gives over the store.
+    let until = Arguments::new().raw("until", "2026-01-02");
+    let early = rows(&store, &TOOL_STATS, &until);
     assert_eq!(
         column(&early, 0),
         ["book_train", "get_weather", "search_trains"]
+    );
+    assert_eq!(rows(&store, &REPORT_TOOLS, &until), early);
+    assert_eq!(
+        rows(&store, &REPORT_TOOLS, &none),
+        rows(&store, &TOOL_STATS, &none)
+    );
+}
+
+#[test]
+fn a_query_of_one_session_runs_over_that_sessions_graph_alone() {
+    let store = examples_store();
+    let scheme = store.scheme();
+    let abc = Arguments::new().text("session", "abc");
+    let bound = PAYLOADS.bind(&abc, scheme).unwrap().to_string();
+    assert!(
+        bound.contains(&format!(
+            "FROM NAMED <{}>",
+            scheme.session_graph("abc").as_str()
+        )),
+        "{bound}"
+    );
+    let unscoped = RECENT_TURNS.bind(&abc, scheme).unwrap().to_string();
+    assert!(!unscoped.contains("FROM NAMED"), "{unscoped}");
+    // The session's turns in order, with their payloads, and nothing of another session.
+    let payloads = rows(&store, &PAYLOADS, &abc);
+    assert_eq!(column(&payloads, 0), ["0", "1", "2", "3"]);
+    assert!(
+        payloads
+            .iter()
+            .all(|row| row[2].starts_with('{') && row[3].starts_with('{'))
+    );
+    assert!(
+        payloads
+            .iter()
+            .all(|row| row[4].starts_with(&format!("<{}/", scheme.conversation("abc").as_str())))
+    );
+    assert!(
+        rows(
+            &store,
+            &PAYLOADS,
+            &Arguments::new().text("session", "nobody")
+        )
+        .is_empty()
     );
 }

@@ -135,6 +135,58 @@ fn table(document: &roxmltree::Document<'_>, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The sums of `report-activity`'s rows (session, day, role, turns, toolCalls,
+/// failedToolCalls, firstTurn, lastTurn).
+struct Sums {
+    /// Sessions, turns, tool calls, failed tool calls.
+    totals: [u64; 4],
+    /// Per day: sessions, turns, tool calls, failed tool calls.
+    days: BTreeMap<String, (std::collections::BTreeSet<String>, [u64; 3])>,
+    /// Per day: H-User, A-User and BKN turns.
+    roles: BTreeMap<String, [u64; 3]>,
+    /// Per session: turns, tool calls, failed tool calls.
+    sessions: BTreeMap<String, [u64; 3]>,
+}
+
+fn sums(activity: &[Vec<String>]) -> Sums {
+    let number = |text: &String| text.parse::<u64>().unwrap();
+    let mut sums = Sums {
+        totals: [0; 4],
+        days: BTreeMap::new(),
+        roles: BTreeMap::new(),
+        sessions: BTreeMap::new(),
+    };
+    for row in activity {
+        let counts = [number(&row[3]), number(&row[4]), number(&row[5])];
+        let session = sums.sessions.entry(row[0].clone()).or_default();
+        let day = sums.days.entry(row[1].clone()).or_default();
+        day.0.insert(row[0].clone());
+        for at in 0..3 {
+            session[at] += counts[at];
+            day.1[at] += counts[at];
+            sums.totals[at + 1] += counts[at];
+        }
+        let role = ["H-User", "A-User", "BKN"]
+            .iter()
+            .position(|r| *r == row[2])
+            .unwrap();
+        sums.roles.entry(row[1].clone()).or_default()[role] += counts[0];
+    }
+    sums.totals[0] = sums.sessions.len() as u64;
+    sums
+}
+
+/// One number a SPARQL query gives.
+fn count(store: &Path, sparql: &str) -> u64 {
+    let output = ihigraph(store)
+        .args(["sparql", "--format", "csv", sparql])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    text.lines().nth(1).unwrap().trim().parse().unwrap()
+}
+
 #[test]
 fn every_total_and_table_is_the_one_its_query_gives() {
     let dir = store();
@@ -142,8 +194,9 @@ fn every_total_and_table_is_the_one_its_query_gives() {
     let page = page(&store, &[]);
     let document = parse(&page);
 
-    let totals = &rows(&store, "report-totals", &[])[0];
+    let sums = sums(&rows(&store, "report-activity", &[]));
     let memory = &rows(&store, "report-memory", &[])[0];
+    let totals = sums.totals.map(|total| total.to_string());
     for (id, value) in [
         ("total-sessions", &totals[0]),
         ("total-turns", &totals[1]),
@@ -153,18 +206,48 @@ fn every_total_and_table_is_the_one_its_query_gives() {
     ] {
         assert_eq!(text_of(by_id(&document, id).unwrap()), *value, "{id}");
     }
-    assert_eq!(totals[0], "34");
     assert_eq!(memory[0], "2");
-    assert!(
-        totals[3].parse::<u64>().unwrap() > 0,
-        "the corpus has failures"
-    );
-
+    // The hash-joined report-activity counts what plain patterns count.
+    let plain = |pattern: &str, what: &str| {
+        count(
+            &store,
+            &format!(
+                "PREFIX ch: <https://jido.ai/ontology/conversation-history#> \
+                 PREFIX ihi: <https://w3id.org/ihigraph/ontology#> \
+                 SELECT (COUNT(DISTINCT {what}) AS ?n) WHERE {{ GRAPH ?graph {{ {pattern} }} }}"
+            ),
+        )
+    };
     assert_eq!(
-        table(&document, "table-activity"),
-        rows(&store, "report-activity", &[])
+        sums.totals,
+        [
+            plain("?turn ihi:role ?role", "?graph"),
+            plain("?turn ihi:role ?role", "?turn"),
+            plain("?turn ch:involvesToolInvocation ?call", "?call"),
+            plain(
+                "?turn ch:involvesToolInvocation ?call . ?call ch:hasResult ?r . ?r ihi:isError true",
+                "?call"
+            ),
+        ]
     );
-    let tools: Vec<Vec<String>> = rows(&store, "tool-stats", &[])
+    assert_eq!(sums.totals[0], 34);
+    assert!(sums.totals[3] > 0, "the corpus has failures");
+
+    let days: Vec<Vec<String>> = sums
+        .days
+        .iter()
+        .map(|(day, (sessions, counts))| {
+            let mut row = vec![day.clone(), sessions.len().to_string()];
+            row.extend(counts.iter().map(ToString::to_string));
+            row
+        })
+        .collect();
+    assert_eq!(table(&document, "table-activity"), days);
+
+    // report-tools over the store is tool-stats without a session.
+    let tool_stats = rows(&store, "tool-stats", &[]);
+    assert_eq!(rows(&store, "report-tools", &[]), tool_stats);
+    let tools: Vec<Vec<String>> = tool_stats
         .into_iter()
         .map(|row| {
             let (calls, failed): (f64, f64) = (row[1].parse().unwrap(), row[2].parse().unwrap());
@@ -179,15 +262,8 @@ fn every_total_and_table_is_the_one_its_query_gives() {
         .collect();
     assert_eq!(table(&document, "table-tools"), tools);
 
-    let mut roles: BTreeMap<String, [u64; 3]> = BTreeMap::new();
-    for row in rows(&store, "report-roles", &[]) {
-        let at = ["H-User", "A-User", "BKN"]
-            .iter()
-            .position(|r| *r == row[1])
-            .unwrap();
-        roles.entry(row[0].clone()).or_default()[at] += row[2].parse::<u64>().unwrap();
-    }
-    let expected: Vec<Vec<String>> = roles
+    let roles: Vec<Vec<String>> = sums
+        .roles
         .iter()
         .map(|(day, turns)| {
             let mut row = vec![day.clone()];
@@ -195,7 +271,7 @@ fn every_total_and_table_is_the_one_its_query_gives() {
             row
         })
         .collect();
-    assert_eq!(table(&document, "table-roles"), expected);
+    assert_eq!(table(&document, "table-roles"), roles);
 }
 
 #[test]
@@ -204,8 +280,8 @@ fn every_binned_and_listed_number_is_the_one_its_query_gives() {
     let store = dir.path().join("store");
     let page = page(&store, &[]);
     let document = parse(&page);
-    // Turns per session: every session of report-session-stats in one bin.
-    let sessions = rows(&store, "report-session-stats", &[]);
+    // Turns per session: every session of report-activity in one bin.
+    let sessions = sums(&rows(&store, "report-activity", &[])).sessions;
     let binned: u64 = table(&document, "table-turns-per-session")
         .iter()
         .map(|row| row[1].parse::<u64>().unwrap())
@@ -245,11 +321,15 @@ fn every_binned_and_listed_number_is_the_one_its_query_gives() {
         .filter(|node| node.has_tag_name("h3"))
         .map(text_of)
         .collect();
-    let expected: Vec<String> = sessions
+    let mut failing: Vec<(&String, &[u64; 3])> = sessions
         .iter()
-        .filter(|row| row[3] != "0")
+        .filter(|(_, counts)| counts[2] > 0)
+        .collect();
+    failing.sort_by(|a, b| (b.1[2], b.1[1]).cmp(&(a.1[2], a.1[1])).then(a.0.cmp(b.0)));
+    let expected: Vec<String> = failing
+        .iter()
         .take(10)
-        .map(|row| row[0].clone())
+        .map(|(session, _)| (*session).clone())
         .collect();
     assert_eq!(worst, expected);
 }
@@ -295,11 +375,8 @@ fn the_page_is_self_contained_and_accessible() {
     }
     // Each section names the queries behind it.
     for query in [
-        "report-totals",
         "report-activity",
-        "report-session-stats",
-        "tool-stats",
-        "report-roles",
+        "report-tools",
         "report-turn-times",
         "report-failing-arguments",
         "recent-turns",
@@ -380,14 +457,17 @@ fn options_narrow_the_report_and_bad_ones_are_refused() {
         days.iter().map(|row| row[0].as_str()).collect::<Vec<_>>(),
         vec!["2026-01-02"]
     );
-    assert_eq!(
-        days,
-        rows(
-            &store,
-            "report-activity",
-            &["since=2026-01-02", "until=2026-01-03"]
-        )
+    let activity = rows(
+        &store,
+        "report-activity",
+        &["since=2026-01-02", "until=2026-01-03"],
     );
+    assert!(activity.iter().all(|row| row[1] == "2026-01-02"));
+    let turns: u64 = activity
+        .iter()
+        .map(|row| row[3].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(days[0][2], turns.to_string());
 
     ihigraph(&store)
         .args(["report", "--since", "yesterday"])

@@ -9,10 +9,11 @@
 //! the query's `LIMIT` the same way.
 
 use super::parameters::{BoundValue, date_time_term, parse_class, parse_date_time};
-use super::patterns::{fill_values_row, set_limit};
+use super::patterns::{fill_values_row, set_dataset, set_limit};
 use super::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
 use crate::rdf::IriScheme;
 use oxrdf::Literal;
+use spargebra::algebra::QueryDataset;
 use spargebra::{Query, SparqlParser};
 
 /// A canned query: its name, what it answers, its parameters and its SPARQL text.
@@ -26,6 +27,10 @@ pub struct CannedQuery {
     pub parameters: &'static [Parameter],
     /// The SPARQL text, header comment included.
     pub sparql: &'static str,
+    /// Whether, given a `session`, the query reads that session's graph alone: it then
+    /// runs over that graph only (its `FROM NAMED`), where its sub-`SELECT`s read each
+    /// property with one scan of the graph instead of the whole store.
+    pub one_session: bool,
 }
 
 impl CannedQuery {
@@ -41,7 +46,8 @@ impl CannedQuery {
 
     /// The parsed query with the arguments bound: terms in its `VALUES` row, `n` as
     /// its `LIMIT`. `scheme` turns a `SessionID` into its work-session IRI where a
-    /// parameter is of kind [`ParameterKind::WorkSession`].
+    /// parameter is of kind [`ParameterKind::WorkSession`], and into its graph for the
+    /// `FROM NAMED` of a query that reads [one session](Self::one_session).
     pub fn bind(&self, arguments: &Arguments, scheme: &IriScheme) -> Result<Query, ParameterError> {
         for (name, _) in &arguments.values {
             if !self
@@ -95,6 +101,17 @@ impl CannedQuery {
         }
         if let Some(limit) = limit {
             set_limit(pattern, usize::try_from(limit).unwrap_or(usize::MAX));
+        }
+        if self.one_session
+            && let Some(Argument::Text(session) | Argument::Raw(session)) = arguments.get("session")
+        {
+            set_dataset(
+                &mut query,
+                QueryDataset {
+                    default: Vec::new(),
+                    named: Some(vec![scheme.session_graph(session)]),
+                },
+            );
         }
         Ok(query)
     }
@@ -186,6 +203,16 @@ const TURNS_UNTIL: Parameter = Parameter {
     ..UNTIL
 };
 
+const CALLS_SINCE: Parameter = Parameter {
+    help: "only calls whose turn is at or after this time",
+    ..SINCE
+};
+
+const CALLS_UNTIL: Parameter = Parameter {
+    help: "only calls whose turn is before this time",
+    ..UNTIL
+};
+
 const fn count(default: &'static str) -> Parameter {
     Parameter {
         name: "n",
@@ -219,6 +246,7 @@ pub const RECENT_TURNS: CannedQuery = CannedQuery {
     summary: "the newest turns of a session, newest first: index, role, time, prompt and answer text",
     parameters: &[SESSION_REQUIRED, count("10")],
     sparql: include_str!("../../queries/recent-turns.rq"),
+    one_session: false,
 };
 
 /// `tool-usage`: tool invocations, newest first, one row per invocation.
@@ -237,6 +265,7 @@ pub const TOOL_USAGE: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/tool-usage.rq"),
+    one_session: false,
 };
 
 /// `tool-stats`: per tool, calls, failures, calls without result, sessions, first and
@@ -246,6 +275,7 @@ pub const TOOL_STATS: CannedQuery = CannedQuery {
     summary: "per tool: calls, failed calls, calls without result, sessions using it, first and last use",
     parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/tool-stats.rq"),
+    one_session: false,
 };
 
 /// `sessions`: the stored sessions.
@@ -262,6 +292,7 @@ pub const SESSIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/sessions.rq"),
+    one_session: false,
 };
 
 /// `transcript`: a session's turns in order, with texts and tool calls.
@@ -270,6 +301,7 @@ pub const TRANSCRIPT: CannedQuery = CannedQuery {
     summary: "a session's turns in order: index, role, time, prompt, answer, tool calls",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/transcript.rq"),
+    one_session: false,
 };
 
 /// `payloads`: a session's turns in order, with their payloads as stored.
@@ -278,6 +310,7 @@ pub const PAYLOADS: CannedQuery = CannedQuery {
     summary: "a session's turns in order: index, prompt and response payloads (JSON text)",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/payloads.rq"),
+    one_session: true,
 };
 
 /// `search`: turns whose prompt or answer text contains a text.
@@ -289,6 +322,7 @@ pub const SEARCH: CannedQuery = CannedQuery {
         SESSION_OPTIONAL,
     ],
     sparql: include_str!("../../queries/search.rq"),
+    one_session: false,
 };
 
 /// `user-state`: a session's turns with a user entity state.
@@ -297,6 +331,7 @@ pub const USER_STATE: CannedQuery = CannedQuery {
     summary: "a session's turns with a user entity state: index, time, state (JSON)",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/user-state.rq"),
+    one_session: false,
 };
 
 /// `instructions`: turns triggered by an AUC instruction.
@@ -313,6 +348,7 @@ pub const INSTRUCTIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/instructions.rq"),
+    one_session: false,
 };
 
 /// `roles`: per role, turns and sessions.
@@ -321,6 +357,7 @@ pub const ROLES: CannedQuery = CannedQuery {
     summary: "per role (A-User, H-User, BKN): turns and sessions",
     parameters: &[SESSION_OPTIONAL],
     sparql: include_str!("../../queries/roles.rq"),
+    one_session: false,
 };
 
 /// `memory-items`: the `jido:MemoryItem`s with their most specific class.
@@ -339,6 +376,7 @@ pub const MEMORY_ITEMS: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/memory-items.rq"),
+    one_session: false,
 };
 
 /// `memories`: the memory items `remember` made, with the turns they came from.
@@ -372,6 +410,7 @@ pub const MEMORIES: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/memories.rq"),
+    one_session: false,
 };
 
 /// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
@@ -391,6 +430,7 @@ pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
         count("3"),
     ],
     sparql: include_str!("../../queries/design-recent-turns.rq"),
+    one_session: false,
 };
 
 /// `design-tool-invocations`: Query 2 of the ontology design, parameterised.
@@ -414,38 +454,28 @@ pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/design-tool-invocations.rq"),
+    one_session: false,
 };
 
-/// `report-totals`: sessions, turns, tool calls and failed calls, in one row.
-pub const REPORT_TOTALS: CannedQuery = CannedQuery {
-    name: "report-totals",
-    summary: "one row: sessions, turns, tool calls, failed tool calls (in the time given)",
-    parameters: &[TURNS_SINCE, TURNS_UNTIL],
-    sparql: include_str!("../../queries/report-totals.rq"),
-};
-
-/// `report-activity`: per day, the sessions active, turns, tool calls and failures.
+/// `report-activity`: per session, day and role, the turns, tool calls, failures, and
+/// first and last turn: the report's totals, days, roles and session figures are sums of
+/// its rows.
 pub const REPORT_ACTIVITY: CannedQuery = CannedQuery {
     name: "report-activity",
-    summary: "per day (UTC): sessions with turns, turns, tool calls, failed tool calls",
+    summary: "per session, day (UTC) and role: turns, tool calls, failed tool calls, first and last turn",
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-activity.rq"),
+    one_session: false,
 };
 
-/// `report-roles`: per day and role, the turns taken.
-pub const REPORT_ROLES: CannedQuery = CannedQuery {
-    name: "report-roles",
-    summary: "per day (UTC) and role (A-User, H-User, BKN): turns",
-    parameters: &[TURNS_SINCE, TURNS_UNTIL],
-    sparql: include_str!("../../queries/report-roles.rq"),
-};
-
-/// `report-session-stats`: per session, turns, tool calls, failures, first and last turn.
-pub const REPORT_SESSION_STATS: CannedQuery = CannedQuery {
-    name: "report-session-stats",
-    summary: "per session: turns, tool calls, failed tool calls, first and last turn; most failures first",
-    parameters: &[TURNS_SINCE, TURNS_UNTIL],
-    sparql: include_str!("../../queries/report-session-stats.rq"),
+/// `report-tools`: per tool over the store, calls, failures, calls without result,
+/// sessions, first and last use.
+pub const REPORT_TOOLS: CannedQuery = CannedQuery {
+    name: "report-tools",
+    summary: "per tool over the store: calls, failed calls, calls without result, sessions, first and last use",
+    parameters: &[CALLS_SINCE, CALLS_UNTIL],
+    sparql: include_str!("../../queries/report-tools.rq"),
+    one_session: false,
 };
 
 /// `report-turn-times`: per turn, its session, index and time.
@@ -454,6 +484,7 @@ pub const REPORT_TURN_TIMES: CannedQuery = CannedQuery {
     summary: "per turn with an absolute time: session, turn index, time (by session and index)",
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-turn-times.rq"),
+    one_session: false,
 };
 
 /// `report-failing-arguments`: the tool-call arguments that fail most often.
@@ -461,14 +492,15 @@ pub const REPORT_FAILING_ARGUMENTS: CannedQuery = CannedQuery {
     name: "report-failing-arguments",
     summary: "per tool and arguments text with failures: failures, calls, sessions; most failures first",
     parameters: &[
-        SINCE,
-        UNTIL,
+        CALLS_SINCE,
+        CALLS_UNTIL,
         Parameter {
             help: "how many rows",
             ..count("10")
         },
     ],
     sparql: include_str!("../../queries/report-failing-arguments.rq"),
+    one_session: false,
 };
 
 /// `report-memory`: how many memory items were made from the sessions.
@@ -486,6 +518,7 @@ pub const REPORT_MEMORY: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/report-memory.rq"),
+    one_session: false,
 };
 
 /// Every canned query, in the order `ihigraph queries` lists them.
@@ -504,10 +537,8 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     MEMORIES,
     DESIGN_RECENT_TURNS,
     DESIGN_TOOL_INVOCATIONS,
-    REPORT_TOTALS,
     REPORT_ACTIVITY,
-    REPORT_ROLES,
-    REPORT_SESSION_STATS,
+    REPORT_TOOLS,
     REPORT_TURN_TIMES,
     REPORT_FAILING_ARGUMENTS,
     REPORT_MEMORY,

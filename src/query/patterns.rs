@@ -1,6 +1,7 @@
 //! Binding into a parsed query: the `VALUES` row that holds the parameters, and `LIMIT`.
 
-use spargebra::algebra::GraphPattern;
+use spargebra::Query;
+use spargebra::algebra::{GraphPattern, QueryDataset};
 use spargebra::term::{GroundTerm, Variable};
 
 /// Puts the values in the `VALUES` row whose variables are the parameters'; false if
@@ -103,5 +104,15 @@ fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
         | GraphPattern::Reduced { inner }
         | GraphPattern::Group { inner, .. } => replace_limits(inner, limit),
         _ => false,
+    }
+}
+
+/// Sets the query's dataset (its `FROM` and `FROM NAMED`).
+pub fn set_dataset(query: &mut Query, dataset: QueryDataset) {
+    match query {
+        Query::Select { dataset: slot, .. }
+        | Query::Construct { dataset: slot, .. }
+        | Query::Describe { dataset: slot, .. }
+        | Query::Ask { dataset: slot, .. } => *slot = Some(dataset),
     }
 }

@@ -1,15 +1,17 @@
 //! What the report shows, read from the canned queries' rows: every number of the page
-//! is a value of one of them (the histograms count their rows into bins).
+//! is a value of one of them or a sum of its rows (`report-activity` gives one row per
+//! session, day and role; the histograms count rows into bins).
 
 use super::{ReportError, ReportOptions};
 use crate::query::{
     Arguments, CannedQuery, RECENT_TURNS, REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY,
-    REPORT_ROLES, REPORT_SESSION_STATS, REPORT_TOTALS, REPORT_TURN_TIMES, TOOL_STATS,
+    REPORT_TOOLS, REPORT_TURN_TIMES,
 };
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::{NamedNode, Term};
 use oxigraph::sparql::{QueryResults, QuerySolution};
 use oxsdatatypes::DateTime;
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 /// How many sessions the report shows with their recent turns.
@@ -150,70 +152,162 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             .map_err(StoreError::QueryEvaluation)?)
     };
     // The queries are independent: they run side by side, one thread per core (more
-    // would hold more answers in memory at once and end no sooner).
+    // would hold more answers in memory at once and end no sooner), the longest first.
     let queries = [
-        &REPORT_TOTALS,
-        &REPORT_MEMORY,
         &REPORT_ACTIVITY,
-        &REPORT_ROLES,
-        &REPORT_SESSION_STATS,
-        &TOOL_STATS,
         &REPORT_TURN_TIMES,
+        &REPORT_TOOLS,
         &REPORT_FAILING_ARGUMENTS,
+        &REPORT_MEMORY,
     ];
     let mut answers = store
         .side_by_side(&queries, |_, query| run(query, window(options)))
         .into_iter();
     let mut next = || answers.next().unwrap_or_else(|| Ok(Vec::new()));
-    let (totals_rows, memory_rows) = (next()?, next()?);
-    let mut data = ReportData::default();
-    data.totals = totals(&totals_rows, &memory_rows);
-    data.days = next()?.iter().map(Day::of_row).collect();
-    data.roles = next()?
-        .iter()
-        .map(|row| {
-            let day = text(row, "day").unwrap_or_default();
-            let role = text(row, "role").unwrap_or_default();
-            (day, role, number(row, "turns"))
-        })
-        .collect();
-    data.sessions = next()?.iter().map(SessionStats::of_row).collect();
-    data.tools = next()?.iter().map(ToolStats::of_row).collect();
-    data.gaps = gaps(&next()?);
-    data.failing_arguments = next()?.iter().map(FailingArguments::of_row).collect();
+    let activity: Vec<Activity> = next()?.iter().map(Activity::of_row).collect();
+    let mut data = ReportData {
+        gaps: gaps(&next()?),
+        tools: next()?.iter().map(ToolStats::of_row).collect(),
+        failing_arguments: next()?.iter().map(FailingArguments::of_row).collect(),
+        ..ReportData::default()
+    };
+    let memory = next()?;
+    data.totals = totals(&activity, &memory);
+    data.days = days(&activity);
+    data.roles = roles(&activity);
+    data.sessions = sessions(&activity);
     data.worst = worst(&data.sessions, &run)?;
     Ok(data)
 }
 
-impl Day {
-    /// A row of `report-activity`.
+/// A row of `report-activity`: one session's turns of one day and role.
+struct Activity {
+    session: String,
+    day: Option<String>,
+    role: String,
+    turns: u64,
+    tool_calls: u64,
+    failed_tool_calls: u64,
+    first_turn: Option<(DateTime, String)>,
+    last_turn: Option<(DateTime, String)>,
+}
+
+impl Activity {
     fn of_row(row: &QuerySolution) -> Self {
+        let time = |variable| {
+            let lexical = text(row, variable)?;
+            Some((DateTime::from_str(&lexical).ok()?, lexical))
+        };
         Self {
-            day: text(row, "day").unwrap_or_default(),
-            sessions: number(row, "sessions"),
+            session: text(row, "session").unwrap_or_default(),
+            day: text(row, "day"),
+            role: text(row, "role").unwrap_or_default(),
             turns: number(row, "turns"),
             tool_calls: number(row, "toolCalls"),
             failed_tool_calls: number(row, "failedToolCalls"),
+            first_turn: time("firstTurn"),
+            last_turn: time("lastTurn"),
         }
     }
 }
 
-impl SessionStats {
-    /// A row of `report-session-stats`.
-    fn of_row(row: &QuerySolution) -> Self {
-        Self {
-            session: text(row, "session").unwrap_or_default(),
-            turns: number(row, "turns"),
-            tool_calls: number(row, "toolCalls"),
-            failed_tool_calls: number(row, "failedToolCalls"),
-            first_turn: text(row, "firstTurn"),
-            last_turn: text(row, "lastTurn"),
+/// The totals: the sums of `report-activity`, and the `report-memory` row.
+fn totals(activity: &[Activity], memory: &[QuerySolution]) -> Totals {
+    let sessions: BTreeSet<&str> = activity.iter().map(|row| row.session.as_str()).collect();
+    Totals {
+        sessions: sessions.len() as u64,
+        turns: activity.iter().map(|row| row.turns).sum(),
+        tool_calls: activity.iter().map(|row| row.tool_calls).sum(),
+        failed_tool_calls: activity.iter().map(|row| row.failed_tool_calls).sum(),
+        memory_items: memory.first().map_or(0, |row| number(row, "items")),
+    }
+}
+
+/// Activity by day, oldest first (turns without an absolute time have no day).
+fn days(activity: &[Activity]) -> Vec<Day> {
+    let mut days: BTreeMap<&str, (BTreeSet<&str>, Day)> = BTreeMap::new();
+    for row in activity {
+        let Some(day) = &row.day else { continue };
+        let (sessions, sums) = days.entry(day).or_insert_with(|| {
+            let sums = Day {
+                day: day.clone(),
+                sessions: 0,
+                turns: 0,
+                tool_calls: 0,
+                failed_tool_calls: 0,
+            };
+            (BTreeSet::new(), sums)
+        });
+        sessions.insert(&row.session);
+        sums.turns += row.turns;
+        sums.tool_calls += row.tool_calls;
+        sums.failed_tool_calls += row.failed_tool_calls;
+    }
+    days.into_values()
+        .map(|(sessions, day)| Day {
+            sessions: sessions.len() as u64,
+            ..day
+        })
+        .collect()
+}
+
+/// Turns by day and role.
+fn roles(activity: &[Activity]) -> Vec<(String, String, u64)> {
+    let mut roles: BTreeMap<(&str, &str), u64> = BTreeMap::new();
+    for row in activity {
+        if let Some(day) = &row.day {
+            *roles.entry((day, &row.role)).or_default() += row.turns;
         }
     }
+    roles
+        .into_iter()
+        .map(|((day, role), turns)| (day.to_owned(), role.to_owned(), turns))
+        .collect()
+}
+
+/// Every session's figures, most failed calls first, then most calls, then by id.
+fn sessions(activity: &[Activity]) -> Vec<SessionStats> {
+    let mut sessions: BTreeMap<&str, (SessionStats, Option<DateTime>, Option<DateTime>)> =
+        BTreeMap::new();
+    for row in activity {
+        let (stats, first, last) = sessions.entry(&row.session).or_insert_with(|| {
+            let stats = SessionStats {
+                session: row.session.clone(),
+                turns: 0,
+                tool_calls: 0,
+                failed_tool_calls: 0,
+                first_turn: None,
+                last_turn: None,
+            };
+            (stats, None, None)
+        });
+        stats.turns += row.turns;
+        stats.tool_calls += row.tool_calls;
+        stats.failed_tool_calls += row.failed_tool_calls;
+        if let Some((time, lexical)) = &row.first_turn
+            && first.is_none_or(|first| *time < first)
+        {
+            *first = Some(*time);
+            stats.first_turn = Some(lexical.clone());
+        }
+        if let Some((time, lexical)) = &row.last_turn
+            && last.is_none_or(|last| *time > last)
+        {
+            *last = Some(*time);
+            stats.last_turn = Some(lexical.clone());
+        }
+    }
+    let mut sessions: Vec<SessionStats> = sessions.into_values().map(|(stats, ..)| stats).collect();
+    sessions.sort_by(|a, b| {
+        (b.failed_tool_calls, b.tool_calls)
+            .cmp(&(a.failed_tool_calls, a.tool_calls))
+            .then_with(|| a.session.cmp(&b.session))
+    });
+    sessions
 }
 
 impl ToolStats {
-    /// A row of `tool-stats`.
+    /// A row of `report-tools`.
     fn of_row(row: &QuerySolution) -> Self {
         Self {
             tool: text(row, "tool").unwrap_or_default(),
@@ -234,20 +328,6 @@ impl FailingArguments {
             calls: number(row, "calls"),
             sessions: number(row, "sessions"),
         }
-    }
-}
-
-/// The totals from the rows of `report-totals` and `report-memory`.
-fn totals(counts: &[QuerySolution], memory: &[QuerySolution]) -> Totals {
-    let Some(row) = counts.first() else {
-        return Totals::default();
-    };
-    Totals {
-        sessions: number(row, "sessions"),
-        turns: number(row, "turns"),
-        tool_calls: number(row, "toolCalls"),
-        failed_tool_calls: number(row, "failedToolCalls"),
-        memory_items: memory.first().map_or(0, |row| number(row, "items")),
     }
 }
 

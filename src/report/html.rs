@@ -117,7 +117,7 @@ fn totals(html: &mut String, data: &ReportData) {
     html.push_str("</dl>\n");
     query_note(
         html,
-        &[&crate::query::REPORT_TOTALS, &crate::query::REPORT_MEMORY],
+        &[&crate::query::REPORT_ACTIVITY, &crate::query::REPORT_MEMORY],
     );
     html.push_str("</section>\n");
 }
@@ -239,7 +239,7 @@ fn turns_per_session(html: &mut String, data: &ReportData) -> Result<(), ReportE
             &rows,
         );
     }
-    query_note(html, &[&crate::query::REPORT_SESSION_STATS]);
+    query_note(html, &[&crate::query::REPORT_ACTIVITY]);
     html.push_str("</section>\n");
     Ok(())
 }
@@ -301,7 +301,7 @@ fn tools(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
             &rows,
         );
     }
-    query_note(html, &[&crate::query::TOOL_STATS]);
+    query_note(html, &[&crate::query::REPORT_TOOLS]);
     html.push_str("</section>\n");
     Ok(())
 }
@@ -359,7 +359,7 @@ fn roles(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
             &rows,
         );
     }
-    query_note(html, &[&crate::query::REPORT_ROLES]);
+    query_note(html, &[&crate::query::REPORT_ACTIVITY]);
     html.push_str("</section>\n");
     Ok(())
 }
@@ -447,10 +447,7 @@ fn worst_sessions(html: &mut String, data: &ReportData) {
     }
     query_note(
         html,
-        &[
-            &crate::query::REPORT_SESSION_STATS,
-            &crate::query::RECENT_TURNS,
-        ],
+        &[&crate::query::REPORT_ACTIVITY, &crate::query::RECENT_TURNS],
     );
     html.push_str("</section>\n");
 }

@@ -21,7 +21,7 @@ pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOption
 pub use settings::SchemeRequest;
 
 use crate::model::InteractionHistory;
-use crate::query::{Arguments, CannedQuery};
+use crate::query::{Arguments, CannedQuery, set_dataset};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -609,15 +609,6 @@ pub fn data_block(operation: &str, quads: &[Quad]) -> String {
 }
 
 /// Puts the protocol's dataset in place of the query's own.
-fn set_dataset(query: &mut Query, dataset: QueryDataset) {
-    match query {
-        Query::Select { dataset: slot, .. }
-        | Query::Construct { dataset: slot, .. }
-        | Query::Describe { dataset: slot, .. }
-        | Query::Ask { dataset: slot, .. } => *slot = Some(dataset),
-    }
-}
-
 /// A text that does not parse as a query may be an update, which deserves its own word.
 fn update_or_syntax(sparql: &str, error: SparqlSyntaxError) -> StoreError {
     if SparqlParser::new().parse_update(sparql).is_ok() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process ingest benchmark: `ihigraph ingest` of a generated corpus into a fresh
-# on-disk store, against Oxigraph's own bulk loader loading the very same quads (the
-# store's `export --format nquads`) into another fresh store, in the same run; then
+# on-disk store, against the stock Oxigraph CLI (`oxigraph load`, installed with pip if
+# missing) and Oxigraph's bulk loader from Rust (examples/bulk_load.rs) loading the very
+# same quads (the store's `export --format nquads`) into fresh stores, in the same run; then
 # query latency on the ingested store and on a store ten times smaller, and the cost of
 # a bare Oxigraph lookup on both. Both corpora are also read and checked without a store
 # (`validate`) and ingested, to show that peak memory does not grow with the input.
@@ -19,6 +20,7 @@ cd "$(dirname "$0")/.."
 mkdir -p "$work"
 
 . benches/common.sh
+command -v oxigraph > /dev/null || python3 -m pip install --quiet 'oxigraph==0.5.13'
 cargo build --release --quiet --bin ihigraph --example bulk_load --example query_latency \
     --example store_lookup
 bin=target/release/ihigraph
@@ -28,7 +30,7 @@ for size in "$sessions" "$small"; do
         "$bin" generate --sessions "$size" --seed 1 > "$work/corpus-$size.jsonl"
 done
 corpus=$work/corpus-$sessions.jsonl
-rm -rf "$work/ingest" "$work/bulk" "$work/small"
+rm -rf "$work/ingest" "$work/bulk" "$work/stock" "$work/small"
 
 time_it validate "$bin" validate "$corpus" > /dev/null
 time_it validate-small "$bin" validate "$work/corpus-$small.jsonl" > /dev/null
@@ -39,8 +41,12 @@ turns=$(sed -E 's/.* ([0-9]+) turns?,.*/\1/' <<< "$summary")
 quads=$(sed -E 's/.* ([0-9]+) quads?;.*/\1/' <<< "$summary")
 
 time_it export "$bin" --store "$work/ingest" export --format nquads > "$work/corpus.nq"
+# (Its progress lines go to its own log; time_it's line still reaches the terminal.)
+time_it stock sh -c 'exec oxigraph load --location "$1" --file "$2" 2> "$3"' _ \
+    "$work/stock" "$work/corpus.nq" "$work/stock.log"
+rm -rf "$work/stock"
 time_it bulk target/release/examples/bulk_load "$work/bulk" "$work/corpus.nq"
-# The N-Quads and the second store take as much disk as the first: give it back.
+# The N-Quads and each other store take as much disk as the first: give it back.
 rm -rf "$work/corpus.nq" "$work/bulk"
 
 time_it ingest-small "$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
@@ -51,6 +57,7 @@ lookup_small=$(target/release/examples/store_lookup "$work/small")
 
 read -r ingest_s ingest_kib < "$work/ingest.time"
 read -r bulk_s bulk_kib < "$work/bulk.time"
+read -r stock_s stock_kib < "$work/stock.time"
 read -r validate_s validate_kib < "$work/validate.time"
 read -r _ validate_small_kib < "$work/validate-small.time"
 read -r _ ingest_small_kib < "$work/ingest-small.time"
@@ -58,10 +65,12 @@ bytes=$(stat -c %s "$corpus")
 echo
 echo "corpus: $sessions sessions, $turns turns, $quads quads, $(( bytes / 1048576 )) MiB of JSON Lines"
 awk -v t="$turns" -v q="$quads" -v b="$bytes" -v is="$ingest_s" -v ik="$ingest_kib" \
-    -v bs="$bulk_s" -v bk="$bulk_kib" -v vs="$validate_s" -v vk="$validate_kib" \
+    -v bs="$bulk_s" -v bk="$bulk_kib" -v ss="$stock_s" -v sk="$stock_kib" -v vs="$validate_s" -v vk="$validate_kib" \
     -v vsk="$validate_small_kib" -v isk="$ingest_small_kib" 'BEGIN {
     printf "ihigraph ingest : %7.1f s  %8.0f turns/s  %8.0f quads/s  %6.1f MB/s  peak %5.0f MiB\n", is, t/is, q/is, b/is/1e6, ik/1024
+    printf "oxigraph load   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", ss, q/ss, sk/1024
     printf "oxigraph bulk   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", bs, q/bs, bk/1024
+    printf "ingest speed / oxigraph load speed: %.2f\n", ss/is
     printf "ingest speed / bulk-load speed: %.2f\n", bs/is
     printf "validate (no store): %7.1f s  %6.1f MB/s  peak %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", vs, b/vs/1e6, vk/1024, vsk/1024
     printf "ingest peak memory: %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", ik/1024, isk/1024

@@ -11,9 +11,6 @@
 mod common;
 
 use ihigraph::context::{ContextFormat, ContextOptions, session_context};
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::error::Error;
 use std::time::{Duration, Instant};
 

@@ -24,9 +24,6 @@ use std::error::Error;
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const PASSES: usize = 5;
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -77,8 +74,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         }
         Ok(rows)
     };
-    measure(&format!("SQLite, newest {} messages", 2 * turns), &chosen, &mut newest)?;
-    measure(&format!("ihigraph recent-turns n={turns}"), &chosen, &mut { recent })?;
+    measure(
+        &format!("SQLite, newest {} messages", 2 * turns),
+        &chosen,
+        &mut newest,
+    )?;
+    measure(&format!("ihigraph recent-turns n={turns}"), &chosen, &mut {
+        recent
+    })?;
     Ok(())
 }
 
@@ -92,8 +95,8 @@ fn fill(sqlite: &Connection, corpus: &str) -> Result<usize, Box<dyn Error>> {
     let transaction = sqlite.unchecked_transaction()?;
     let mut messages = 0;
     {
-        let mut insert =
-            transaction.prepare("INSERT INTO message_store (session_id, message) VALUES (?1, ?2)")?;
+        let mut insert = transaction
+            .prepare("INSERT INTO message_store (session_id, message) VALUES (?1, ?2)")?;
         for line in std::io::BufReader::new(std::fs::File::open(corpus)?).lines() {
             let document: Value = serde_json::from_str(&line?)?;
             let session = document["SessionID"].as_str().ok_or("a SessionID")?;

@@ -1097,6 +1097,7 @@ fn a_query_of_one_session_runs_over_that_sessions_graph_alone() {
         )),
         "{bound}"
     );
+    // A query not marked so reads the whole store, as written.
     let unscoped = RECENT_TURNS.bind(&abc, scheme).unwrap().to_string();
     assert!(!unscoped.contains("FROM NAMED"), "{unscoped}");
     // The session's turns in order, with their payloads, and nothing of another session.

@@ -14,11 +14,6 @@ use clap::Parser;
 use status::Status;
 use std::process::ExitCode;
 
-/// mimalloc rather than the system's malloc: allocation-heavy work (context assembly,
-/// the report's hash joins) spends far less time in the allocator.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     run().into()
 }

@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 
 const PASSES: usize = 5;
 
+/// Reads one session's newest messages or turns, giving how many rows it read.
+type Read<'a> = dyn FnMut(&str) -> Result<usize, Box<dyn Error>> + 'a;
+
 fn main() -> Result<(), Box<dyn Error>> {
     let arguments: Vec<String> = std::env::args().collect();
     let corpus = arguments
@@ -113,11 +116,7 @@ fn fill(sqlite: &Connection, corpus: &str) -> Result<usize, Box<dyn Error>> {
 }
 
 /// Times `read` over the sessions, after a warm-up pass, and prints its quantiles.
-fn measure(
-    name: &str,
-    sessions: &[String],
-    read: &mut dyn FnMut(&str) -> Result<usize, Box<dyn Error>>,
-) -> Result<(), Box<dyn Error>> {
+fn measure(name: &str, sessions: &[String], read: &mut Read<'_>) -> Result<(), Box<dyn Error>> {
     for session in sessions {
         read(session)?;
     }

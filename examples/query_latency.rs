@@ -16,7 +16,6 @@ use ihigraph::CannedQuery;
 use ihigraph::HistoryStore;
 use ihigraph::query::RECENT_TURNS;
 use ihigraph::query::TOOL_USAGE;
-use oxigraph::sparql::QueryResults;
 use std::error::Error;
 use std::time::{Duration, Instant};
 
@@ -52,16 +51,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 }
 
 fn run(store: &HistoryStore, query: &CannedQuery, session: &str) -> Result<usize, Box<dyn Error>> {
-    let arguments = Arguments::new().text("session", session);
-    let QueryResults::Solutions(solutions) = store.run(query, &arguments)? else {
-        return Err("canned queries are SELECT queries".into());
-    };
-    let mut rows = 0;
-    for solution in solutions {
-        solution?;
-        rows += 1;
-    }
-    Ok(rows)
+    common::count_rows(store, query, &Arguments::new().text("session", session))
 }
 
 fn millis(duration: Duration) -> f64 {

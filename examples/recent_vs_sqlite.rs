@@ -17,7 +17,6 @@
 mod common;
 
 use ihigraph::query::{Arguments, RECENT_TURNS};
-use oxigraph::sparql::QueryResults;
 use rusqlite::{Connection, params};
 use serde_json::Value;
 use std::error::Error;
@@ -67,15 +66,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         let arguments = Arguments::new()
             .text("session", session)
             .count("n", turns as u64);
-        let QueryResults::Solutions(solutions) = store.run(&RECENT_TURNS, &arguments)? else {
-            return Err("recent-turns is a SELECT query".into());
-        };
-        let mut rows = 0;
-        for solution in solutions {
-            solution?;
-            rows += 1;
-        }
-        Ok(rows)
+        common::count_rows(&store, &RECENT_TURNS, &arguments)
     };
     measure(
         &format!("SQLite, newest {} messages", 2 * turns),

@@ -2,6 +2,8 @@
 //! the sessions they sample, and the quantiles they print.
 
 use ihigraph::HistoryStore;
+use ihigraph::query::{Arguments, CannedQuery};
+use oxigraph::sparql::QueryResults;
 use std::error::Error;
 use std::time::Duration;
 
@@ -51,4 +53,22 @@ pub fn store_with_sample(program: &str) -> Result<(HistoryStore, Vec<String>), B
         chosen.len()
     );
     Ok((store, chosen))
+}
+
+/// Runs a canned query with these arguments and reads it to its last row: how many rows.
+#[allow(dead_code)] // Only the query-latency examples run canned queries.
+pub fn count_rows(
+    store: &HistoryStore,
+    query: &CannedQuery,
+    arguments: &Arguments,
+) -> Result<usize, Box<dyn Error>> {
+    let QueryResults::Solutions(solutions) = store.run(query, arguments)? else {
+        return Err("canned queries are SELECT queries".into());
+    };
+    let mut rows = 0;
+    for solution in solutions {
+        solution?;
+        rows += 1;
+    }
+    Ok(rows)
 }

@@ -9,11 +9,10 @@
 //! the query's `LIMIT` the same way.
 
 use super::parameters::{BoundValue, date_time_term, parse_class, parse_date_time};
-use super::patterns::{fill_values_row, set_dataset, set_limit};
+use super::patterns::{fill_values_row, set_limit, set_named_graphs};
 use super::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
 use crate::rdf::IriScheme;
 use oxrdf::Literal;
-use spargebra::algebra::QueryDataset;
 use spargebra::{Query, SparqlParser};
 
 /// A canned query: its name, what it answers, its parameters and its SPARQL text.
@@ -105,13 +104,7 @@ impl CannedQuery {
         if self.one_session
             && let Some(Argument::Text(session) | Argument::Raw(session)) = arguments.get("session")
         {
-            set_dataset(
-                &mut query,
-                QueryDataset {
-                    default: Vec::new(),
-                    named: Some(vec![scheme.session_graph(session)]),
-                },
-            );
+            set_named_graphs(&mut query, vec![scheme.session_graph(session)]);
         }
         Ok(query)
     }

@@ -12,7 +12,7 @@ pub use canned::*;
 pub use parameters::{
     Argument, Arguments, Parameter, ParameterError, ParameterKind, parse_date_time,
 };
-pub use patterns::set_dataset;
+pub(crate) use patterns::{set_dataset, set_named_graphs};
 pub use results::{
     GraphFormat, ResultsError, ResultsFormat, ResultsShape, write_results, write_results_shaped,
 };

@@ -2,7 +2,7 @@
 
 use spargebra::Query;
 use spargebra::algebra::{GraphPattern, QueryDataset};
-use spargebra::term::{GroundTerm, Variable};
+use spargebra::term::{GroundTerm, NamedNode, Variable};
 
 /// Puts the values in the `VALUES` row whose variables are the parameters'; false if
 /// the query has no such row.
@@ -105,6 +105,18 @@ fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
         | GraphPattern::Group { inner, .. } => replace_limits(inner, limit),
         _ => false,
     }
+}
+
+/// Makes the query read these named graphs only (its `FROM NAMED`, and an empty default
+/// graph).
+pub fn set_named_graphs(query: &mut Query, graphs: Vec<NamedNode>) {
+    set_dataset(
+        query,
+        QueryDataset {
+            default: Vec::new(),
+            named: Some(graphs),
+        },
+    );
 }
 
 /// Sets the query's dataset (its `FROM` and `FROM NAMED`).

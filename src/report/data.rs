@@ -172,10 +172,10 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         ..ReportData::default()
     };
     let memory = next()?;
-    data.totals = totals(&activity, &memory);
     data.days = days(&activity);
     data.roles = roles(&activity);
     data.sessions = sessions(&activity);
+    data.totals = totals(&data.sessions, &memory);
     data.worst = worst(&data.sessions, &run)?;
     Ok(data)
 }
@@ -211,14 +211,14 @@ impl Activity {
     }
 }
 
-/// The totals: the sums of `report-activity`, and the `report-memory` row.
-fn totals(activity: &[Activity], memory: &[QuerySolution]) -> Totals {
-    let sessions: BTreeSet<&str> = activity.iter().map(|row| row.session.as_str()).collect();
+/// The totals: the sums of the sessions' figures (themselves sums of `report-activity`),
+/// and the `report-memory` row.
+fn totals(sessions: &[SessionStats], memory: &[QuerySolution]) -> Totals {
     Totals {
         sessions: sessions.len() as u64,
-        turns: activity.iter().map(|row| row.turns).sum(),
-        tool_calls: activity.iter().map(|row| row.tool_calls).sum(),
-        failed_tool_calls: activity.iter().map(|row| row.failed_tool_calls).sum(),
+        turns: sessions.iter().map(|stats| stats.turns).sum(),
+        tool_calls: sessions.iter().map(|stats| stats.tool_calls).sum(),
+        failed_tool_calls: sessions.iter().map(|stats| stats.failed_tool_calls).sum(),
         memory_items: memory.first().map_or(0, |row| number(row, "items")),
     }
 }
@@ -267,8 +267,8 @@ fn roles(activity: &[Activity]) -> Vec<(String, String, u64)> {
 
 /// Every session's figures, most failed calls first, then most calls, then by id.
 fn sessions(activity: &[Activity]) -> Vec<SessionStats> {
-    let mut sessions: BTreeMap<&str, (SessionStats, Option<DateTime>, Option<DateTime>)> =
-        BTreeMap::new();
+    type Time<'a> = Option<&'a (DateTime, String)>;
+    let mut sessions: BTreeMap<&str, (SessionStats, Time<'_>, Time<'_>)> = BTreeMap::new();
     for row in activity {
         let (stats, first, last) = sessions.entry(&row.session).or_insert_with(|| {
             let stats = SessionStats {
@@ -284,20 +284,25 @@ fn sessions(activity: &[Activity]) -> Vec<SessionStats> {
         stats.turns += row.turns;
         stats.tool_calls += row.tool_calls;
         stats.failed_tool_calls += row.failed_tool_calls;
-        if let Some((time, lexical)) = &row.first_turn
-            && first.is_none_or(|first| *time < first)
+        if let Some(time) = &row.first_turn
+            && first.is_none_or(|(first, _)| time.0 < *first)
         {
-            *first = Some(*time);
-            stats.first_turn = Some(lexical.clone());
+            *first = Some(time);
         }
-        if let Some((time, lexical)) = &row.last_turn
-            && last.is_none_or(|last| *time > last)
+        if let Some(time) = &row.last_turn
+            && last.is_none_or(|(last, _)| time.0 > *last)
         {
-            *last = Some(*time);
-            stats.last_turn = Some(lexical.clone());
+            *last = Some(time);
         }
     }
-    let mut sessions: Vec<SessionStats> = sessions.into_values().map(|(stats, ..)| stats).collect();
+    let mut sessions: Vec<SessionStats> = sessions
+        .into_values()
+        .map(|(stats, first, last)| SessionStats {
+            first_turn: first.map(|(_, lexical)| lexical.clone()),
+            last_turn: last.map(|(_, lexical)| lexical.clone()),
+            ..stats
+        })
+        .collect();
     sessions.sort_by(|a, b| {
         (b.failed_tool_calls, b.tool_calls)
             .cmp(&(a.failed_tool_calls, a.tool_calls))

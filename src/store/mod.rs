@@ -21,7 +21,7 @@ pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOption
 pub use settings::SchemeRequest;
 
 use crate::model::InteractionHistory;
-use crate::query::{Arguments, CannedQuery, set_dataset};
+use crate::query::{Arguments, CannedQuery, set_dataset, set_named_graphs};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -533,13 +533,7 @@ impl HistoryStore {
         graphs: &[NamedNode],
     ) -> Result<QueryResults<'static>, StoreError> {
         let mut query = query.bind(arguments, &self.scheme)?;
-        set_dataset(
-            &mut query,
-            QueryDataset {
-                default: Vec::new(),
-                named: Some(graphs.to_vec()),
-            },
-        );
+        set_named_graphs(&mut query, graphs.to_vec());
         self.evaluate(query, false, None)
     }
 

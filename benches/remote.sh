@@ -19,6 +19,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+. benches/common.sh
 
 cargo build --release --quiet
 bin=target/release/ihigraph
@@ -66,7 +67,7 @@ ServerThreads = 10
 ResultSetMaxRows = 10000
 MaxQueryExecutionTime = 600
 EOF
-    (cd "$1" && virtuoso-t +foreground +configfile "$1/virtuoso.ini" > "$1/server.log" 2>&1) &
+    (cd "$1" && exec virtuoso-t +foreground +configfile "$1/virtuoso.ini" > "$1/server.log" 2>&1) &
     pids+=($!)
     wait_for "http://127.0.0.1:$2/sparql?query=ASK%7B%7D"
     sleep 1

@@ -4,9 +4,10 @@
 //! Nothing above this trait knows which one it talks to.
 
 use super::StoreError;
-use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad};
+use oxigraph::model::{GraphName, GraphNameRef, NamedNode, NamedNodeRef, Quad};
 use oxigraph::sparql::{CancellationToken, QueryResults};
 use spargebra::{Query, Update};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// Quads read from a backend, streamed.
@@ -49,8 +50,21 @@ pub trait Backend: Send + Sync {
     /// Whether a named graph holds any quad.
     fn contains_graph(&self, graph: NamedNodeRef<'_>) -> Result<bool, StoreError>;
 
-    /// Adds graphs that hold nothing yet (the quads of one graph each), all in one atomic
-    /// step: the fast path for new sessions.
+    /// Which of the named graphs hold any quad: [`contains_graph`](Self::contains_graph)
+    /// for each, unless the backend can ask for many at once.
+    fn graphs_holding_quads(&self, graphs: &[NamedNode]) -> Result<HashSet<NamedNode>, StoreError> {
+        let mut holding = HashSet::new();
+        for graph in graphs {
+            if self.contains_graph(graph.as_ref())? {
+                holding.insert(graph.clone());
+            }
+        }
+        Ok(holding)
+    }
+
+    /// Adds quads to graphs (the quads of one graph each), all in one atomic step: the
+    /// fast path for new sessions, whose graphs hold nothing yet, with their fingerprint
+    /// records, whose graph holds others' records.
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError>;
 
     /// Empties `graphs` and adds `quads`, in one atomic step.

@@ -9,6 +9,7 @@ mod embedded;
 mod error;
 mod export;
 mod fingerprints;
+mod parallel;
 mod remote;
 mod settings;
 
@@ -182,14 +183,16 @@ impl HistoryStore {
         sessions: Vec<SessionGraph>,
     ) -> Result<Vec<WriteOutcome>, StoreError> {
         let mut outcomes = Vec::with_capacity(sessions.len());
+        let names: Vec<NamedNode> = sessions.iter().map(|s| s.graph.clone()).collect();
+        let mut stored = self.backend.graphs_holding_quads(&names)?;
         let mut fresh: Vec<SessionGraph> = Vec::new();
         let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
         for session in sessions {
             if fresh_graphs.contains(&session.graph) {
                 self.add_fresh(std::mem::take(&mut fresh))?;
-                fresh_graphs.clear();
+                stored.extend(fresh_graphs.drain());
             }
-            if self.backend.contains_graph(session.graph.as_ref())? {
+            if stored.contains(&session.graph) {
                 let outcome = self.write_session(&session)?;
                 if outcome.unchanged && !self.recorded_as_written(&session)? {
                     // Stored without its record, or with an older one (a crash between
@@ -382,34 +385,7 @@ impl HistoryStore {
         items: &[T],
         work: impl Fn(&Self, &T) -> R + Sync,
     ) -> Vec<R> {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let workers = std::thread::available_parallelism().map_or(1, usize::from);
-        let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-            let threads: Vec<_> = (0..workers.min(items.len()))
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        loop {
-                            let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(item) = items.get(at) else {
-                                return done;
-                            };
-                            done.push((at, work(self, item)));
-                        }
-                    })
-                })
-                .collect();
-            threads
-                .into_iter()
-                .flat_map(|thread| {
-                    thread
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        });
-        done.sort_unstable_by_key(|(at, _)| *at);
-        done.into_iter().map(|(_, result)| result).collect()
+        parallel::side_by_side(items, |item| work(self, item))
     }
 
     /// The quads a SELECT query with the variables `?s ?p ?o ?g` finds (rows whose terms

@@ -20,6 +20,7 @@ pub use http::{Credentials, Limits};
 use crate::rdf::vocab::ihi;
 use crate::store::StoreError;
 use crate::store::backend::{Backend, Capabilities, QuadStream};
+use crate::store::parallel::on_threads;
 use answer::{N_TRIPLES, RESULTS_JSON, Results, Rows};
 use http::{Answer, Body, Client};
 use oxigraph::model::{
@@ -27,6 +28,7 @@ use oxigraph::model::{
 };
 use oxigraph::sparql::{QueryResults, QuerySolutionIter, QueryTripleIter};
 use spargebra::{Query, Update};
+use std::collections::HashSet;
 use ureq::http::Method;
 
 /// Where a remote store is and how to talk to it.
@@ -38,7 +40,7 @@ pub struct RemoteOptions {
     /// its `/update` beside `/query`].
     pub update: Option<String>,
     /// The Graph Store Protocol endpoint: when given, whole session graphs are written
-    /// through it (one PUT each).
+    /// through it (a `PUT` replaces a session, a `POST` adds new ones).
     pub graph_store: Option<String>,
     /// The credentials.
     pub credentials: Credentials,
@@ -59,6 +61,11 @@ pub struct Remote {
 fn settings_graph() -> &'static str {
     ihi::STORE_SETTINGS.as_str()
 }
+
+/// Write requests sent at once: while the server takes one in, the next is on its way
+/// (4 against 2: a 1,000-session ingest into Virtuoso through the Graph Store
+/// Protocol in 21.2 s against 23.4 s).
+const IN_FLIGHT: usize = 4;
 
 /// Rows read per page when a server caps its answers, and the cap is not known.
 const PAGE: u64 = 5_000;
@@ -158,10 +165,17 @@ impl Remote {
         }
     }
 
+    /// The answer to a SELECT or ASK, in the format the server writes fastest (see
+    /// [`answer::results_asked`]).
+    fn results(&self, sparql: &str, union: bool) -> Result<Results, RemoteError> {
+        answer::results_asked(self.dialect, &self.query, |accept| {
+            self.ask_server(sparql, union, accept)
+        })
+    }
+
     /// The rows of a SELECT, possibly cut (see [`Rows::whole`]).
     fn select(&self, sparql: &str, union: bool) -> Result<Rows, RemoteError> {
-        let answer = self.ask_server(sparql, union, RESULTS_JSON)?;
-        match answer::results(&answer, &self.query, self.dialect)? {
+        match self.results(sparql, union)? {
             Results::Rows(rows) => Ok(rows),
             Results::Boolean(_) => Err(RemoteError::BadAnswer {
                 url: self.query.clone(),
@@ -171,8 +185,7 @@ impl Remote {
     }
 
     fn ask(&self, sparql: &str) -> Result<bool, RemoteError> {
-        let answer = self.ask_server(sparql, false, RESULTS_JSON)?;
-        match answer::results(&answer, &self.query, self.dialect)? {
+        match self.results(sparql, false)? {
             Results::Boolean(value) => Ok(value),
             Results::Rows(_) => Err(RemoteError::BadAnswer {
                 url: self.query.clone(),
@@ -198,20 +211,31 @@ impl Remote {
         Ok(())
     }
 
-    /// Replaces one graph through the Graph Store Protocol (one PUT).
-    fn put_graph(&self, store: &str, graph: &str, quads: &[Quad]) -> Result<(), RemoteError> {
+    /// Replaces one graph (`PUT`) or adds to it (`POST`) through the Graph Store Protocol.
+    fn send_graph(
+        &self,
+        method: &Method,
+        store: &str,
+        graph: &str,
+        quads: &[Quad],
+    ) -> Result<(), RemoteError> {
         let url = format!(
             "{store}{}graph={}",
             separator(store),
             form_urlencoded::byte_serialize(graph.as_bytes()).collect::<String>()
         );
         let body = write::turtle(quads);
+        // A PUT may be sent twice; a POST too when no blank node would be added twice.
+        let idempotent = *method == Method::PUT
+            || quads
+                .iter()
+                .all(|quad| !quad.subject.is_blank_node() && !quad.object.is_blank_node());
         let answer = self.client.send(
-            &Method::PUT,
+            method,
             &url,
             None,
             &Body::Raw("text/turtle", &body),
-            true,
+            idempotent,
         )?;
         if answer.is_success() {
             Ok(())
@@ -369,7 +393,7 @@ impl Backend for Remote {
             backup: false,
             owns_dataset: false,
             max_rows: self.dialect.max_rows(),
-            verbatim: false,
+            verbatim: self.dialect.verbatim(),
         }
     }
 
@@ -402,14 +426,46 @@ impl Backend for Remote {
         Ok(self.ask(&format!("ASK {{ GRAPH {graph} {{ ?s ?p ?o }} }}"))?)
     }
 
+    /// One question for up to 500 graphs (a round trip each would be most of a small
+    /// session's write on a distant server).
+    fn graphs_holding_quads(&self, graphs: &[NamedNode]) -> Result<HashSet<NamedNode>, StoreError> {
+        let mut holding = HashSet::new();
+        for chunk in graphs.chunks(500) {
+            let values: String = chunk.iter().map(|graph| format!("{graph} ")).collect();
+            let rows = self
+                .select(
+                    &format!(
+                        "SELECT ?g WHERE {{ VALUES ?g {{ {values}}} FILTER EXISTS {{ GRAPH ?g {{ ?s ?p ?o }} }} }}"
+                    ),
+                    false,
+                )?
+                .whole(&self.query)?;
+            holding.extend(rows.rows.into_iter().filter_map(|row| {
+                match row.into_iter().next().flatten() {
+                    Some(Term::NamedNode(graph)) => Some(graph),
+                    _ => None,
+                }
+            }));
+        }
+        Ok(holding)
+    }
+
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
         if let Some(store) = &self.graph_store {
-            for quads in &graphs {
-                if let Some(GraphName::NamedNode(graph)) = quads.first().map(|q| &q.graph_name) {
-                    self.put_graph(store, graph.as_str(), quads)?;
+            // Added (POST), so that a graph that holds something already (the
+            // fingerprint records) keeps it; side by side: the server parses one graph
+            // while the next is sent.
+            return on_threads(IN_FLIGHT, &graphs, |quads| {
+                match quads.first().map(|q| &q.graph_name) {
+                    Some(GraphName::NamedNode(graph)) => {
+                        self.send_graph(&Method::POST, store, graph.as_str(), quads)
+                    }
+                    _ => Ok(()),
                 }
-            }
-            return Ok(());
+            })
+            .into_iter()
+            .collect::<Result<(), RemoteError>>()
+            .map_err(StoreError::from);
         }
         // Whole graphs per request, as many as fit: a session is never cut between two
         // requests unless it alone is larger than a request may be.
@@ -424,14 +480,20 @@ impl Backend for Remote {
                 _ => batch.extend(requests),
             }
         }
-        Ok(self.send_updates(&batch, true)?)
+        // Requests of different graphs, side by side.
+        on_threads(IN_FLIGHT, &batch, |request| {
+            self.send_updates(std::slice::from_ref(request), true)
+        })
+        .into_iter()
+        .collect::<Result<(), RemoteError>>()?;
+        Ok(())
     }
 
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError> {
         if let (Some(store), [GraphName::NamedNode(graph)]) = (&self.graph_store, graphs) {
             let inside = quads.iter().all(|quad| quad.graph_name == graphs[0]);
             if inside && !quads.is_empty() {
-                return Ok(self.put_graph(store, graph.as_str(), &quads)?);
+                return Ok(self.send_graph(&Method::PUT, store, graph.as_str(), &quads)?);
             }
         }
         let requests = write::update_requests(self.dialect, graphs, &quads, settings_graph());
@@ -446,8 +508,7 @@ impl Backend for Remote {
         let text = query.to_string();
         match query {
             Query::Select { .. } | Query::Ask { .. } => {
-                let answer = self.ask_server(&text, union_default_graph, RESULTS_JSON)?;
-                match answer::results(&answer, &self.query, self.dialect)? {
+                match self.results(&text, union_default_graph)? {
                     Results::Boolean(value) => Ok(QueryResults::Boolean(value)),
                     Results::Rows(rows) => {
                         let rows = rows.whole(&self.query)?;

@@ -2,8 +2,9 @@
 //! into requests the server takes, and Turtle documents for the Graph Store Protocol.
 
 use super::dialect::Dialect;
+use crate::rdf::vocab::PREFIXES;
 use oxigraph::io::{RdfFormat, RdfSerializer};
-use oxigraph::model::{GraphName, Quad, vocab::xsd};
+use oxigraph::model::{GraphName, Quad};
 use std::fmt::Write;
 
 /// SPARQL update requests that drop `drop` and then insert `quads`, in order: each
@@ -135,10 +136,14 @@ fn graph_iri<'a>(graph: &'a GraphName, default_graph: &'a str) -> &'a str {
 /// N-Triples: its `@prefix` line comes first, which Virtuoso needs to recognise a body
 /// whose first triple holds a long text.
 pub(super) fn turtle(quads: &[Quad]) -> Vec<u8> {
-    let mut serializer = RdfSerializer::from_format(RdfFormat::Turtle)
-        .with_prefix("xsd", xsd::STRING.as_str().trim_end_matches("string"))
-        .expect("the XML Schema namespace is a valid IRI")
-        .for_writer(Vec::new());
+    // The vocabularies' prefixes: less text for the server to parse.
+    let mut serializer = RdfSerializer::from_format(RdfFormat::Turtle);
+    for (prefix, namespace) in PREFIXES {
+        serializer = serializer
+            .with_prefix(*prefix, *namespace)
+            .expect("the vocabularies' namespaces are valid IRIs");
+    }
+    let mut serializer = serializer.for_writer(Vec::new());
     for quad in quads {
         serializer
             .serialize_triple(quad.as_ref())

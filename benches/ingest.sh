@@ -2,7 +2,9 @@
 # Whole-process ingest benchmark: `ihigraph ingest` of a generated corpus into a fresh
 # on-disk store, against the stock Oxigraph CLI (`oxigraph load`, installed with pip if
 # missing) and Oxigraph's bulk loader from Rust (examples/bulk_load.rs) loading the very
-# same quads (the store's `export --format nquads`) into fresh stores, in the same run; then
+# same quads (the store's `export --format nquads`) into fresh stores, and the stock CLI
+# loading the same histories as naive JSON-LD, in the same run; `export` against the
+# stock `oxigraph dump` of the same store; then
 # query latency on the ingested store and on a store ten times smaller, and the cost of
 # a bare Oxigraph lookup on both. Both corpora are also read and checked without a store
 # (`validate`) and ingested, to show that peak memory does not grow with the input.
@@ -30,7 +32,7 @@ for size in "$sessions" "$small"; do
         "$bin" generate --sessions "$size" --seed 1 > "$work/corpus-$size.jsonl"
 done
 corpus=$work/corpus-$sessions.jsonl
-rm -rf "$work/ingest" "$work/bulk" "$work/stock" "$work/small"
+rm -rf "$work/ingest" "$work/bulk" "$work/stock" "$work/small" "$work/jsonld"
 
 time_it validate "$bin" validate "$corpus" > /dev/null
 time_it validate-small "$bin" validate "$work/corpus-$small.jsonl" > /dev/null
@@ -48,6 +50,26 @@ rm -rf "$work/stock"
 time_it bulk target/release/examples/bulk_load "$work/bulk" "$work/corpus.nq"
 # The N-Quads and each other store take as much disk as the first: give it back.
 rm -rf "$work/corpus.nq" "$work/bulk"
+time_it dump sh -c 'exec oxigraph dump --location "$1" --file "$2" 2> "$3"' _ \
+    "$work/ingest" "$work/dump.nq" "$work/dump.log"
+rm -f "$work/dump.nq"
+
+# The naive path: the same histories as JSON-LD (a plain @vocab over the raw JSON, one
+# named graph per session: no checks, no text or tool extraction, no fingerprints),
+# loaded by the stock CLI.
+python3 - "$corpus" "$work/corpus.jsonld" <<'PY'
+import json, sys, urllib.parse
+with open(sys.argv[1], encoding="utf-8") as lines, open(sys.argv[2], "w", encoding="utf-8") as out:
+    out.write('{"@context": {"@vocab": "https://w3id.org/ihigraph/raw#"}, "@graph": [')
+    for n, line in enumerate(lines):
+        document = json.loads(line)
+        graph = "urn:ihigraph:raw:" + urllib.parse.quote(document["SessionID"], safe="")
+        out.write(("," if n else "") + json.dumps({"@id": graph, "@graph": document}, ensure_ascii=False))
+    out.write("]}")
+PY
+time_it jsonld sh -c 'exec oxigraph load --location "$1" --file "$2" 2> "$3"' _ \
+    "$work/jsonld" "$work/corpus.jsonld" "$work/jsonld.log"
+rm -rf "$work/jsonld" "$work/corpus.jsonld"
 
 time_it ingest-small "$bin" --store "$work/small" ingest "$work/corpus-$small.jsonl" > /dev/null
 latency_big=$(target/release/examples/query_latency "$work/ingest")
@@ -58,6 +80,9 @@ lookup_small=$(target/release/examples/store_lookup "$work/small")
 read -r ingest_s ingest_kib < "$work/ingest.time"
 read -r bulk_s bulk_kib < "$work/bulk.time"
 read -r stock_s stock_kib < "$work/stock.time"
+read -r jsonld_s jsonld_kib < "$work/jsonld.time"
+read -r export_s export_kib < "$work/export.time"
+read -r dump_s dump_kib < "$work/dump.time"
 read -r validate_s validate_kib < "$work/validate.time"
 read -r _ validate_small_kib < "$work/validate-small.time"
 read -r _ ingest_small_kib < "$work/ingest-small.time"
@@ -66,12 +91,18 @@ echo
 echo "corpus: $sessions sessions, $turns turns, $quads quads, $(( bytes / 1048576 )) MiB of JSON Lines"
 awk -v t="$turns" -v q="$quads" -v b="$bytes" -v is="$ingest_s" -v ik="$ingest_kib" \
     -v bs="$bulk_s" -v bk="$bulk_kib" -v ss="$stock_s" -v sk="$stock_kib" -v vs="$validate_s" -v vk="$validate_kib" \
-    -v vsk="$validate_small_kib" -v isk="$ingest_small_kib" 'BEGIN {
+    -v vsk="$validate_small_kib" -v isk="$ingest_small_kib" -v js="$jsonld_s" -v jk="$jsonld_kib" \
+    -v es="$export_s" -v ek="$export_kib" -v ds="$dump_s" -v dk="$dump_kib" 'BEGIN {
     printf "ihigraph ingest : %7.1f s  %8.0f turns/s  %8.0f quads/s  %6.1f MB/s  peak %5.0f MiB\n", is, t/is, q/is, b/is/1e6, ik/1024
     printf "oxigraph load   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", ss, q/ss, sk/1024
     printf "oxigraph bulk   : %7.1f s                   %8.0f quads/s               peak %5.0f MiB\n", bs, q/bs, bk/1024
+    printf "oxigraph load of the JSON-LD: %7.1f s  peak %5.0f MiB\n", js, jk/1024
     printf "ingest speed / oxigraph load speed: %.2f\n", ss/is
     printf "ingest speed / bulk-load speed: %.2f\n", bs/is
+    printf "ingest speed / JSON-LD load speed: %.2f\n", js/is
+    printf "ihigraph export (N-Quads): %7.1f s  peak %5.0f MiB\n", es, ek/1024
+    printf "oxigraph dump (N-Quads)  : %7.1f s  peak %5.0f MiB\n", ds, dk/1024
+    printf "export speed / dump speed: %.2f\n", ds/es
     printf "validate (no store): %7.1f s  %6.1f MB/s  peak %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", vs, b/vs/1e6, vk/1024, vsk/1024
     printf "ingest peak memory: %5.0f MiB (%5.0f MiB for a tenth of the corpus)\n", ik/1024, isk/1024
 }'

@@ -26,9 +26,10 @@ pub struct Capabilities {
     /// `ResultSetMaxRows`): longer answers are read in pages.
     pub max_rows: Option<u64>,
     /// It gives back exactly the quads ihigraph writes (the embedded store: the mapping
-    /// writes typed literals in the canonical forms Oxigraph keeps), so the fingerprint
-    /// of what was written is that of what it holds; a server's is taken from what it
-    /// gives back, since a server may normalise what it stores.
+    /// writes typed literals in the canonical forms Oxigraph keeps; the servers whose
+    /// dialect says so), so the fingerprint of what was written is that of what it holds;
+    /// on another server it is taken from what it gives back, since a server may
+    /// normalise what it stores.
     pub verbatim: bool,
 }
 

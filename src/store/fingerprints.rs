@@ -1,8 +1,9 @@
 //! The sessions' fingerprints, kept in the store's fingerprints graph: one record per
-//! session graph (its subject), written with the session: on the embedded store, whose
-//! quads read back are the quads written, in the same atomic step for new sessions; on a
-//! server, right after, over what it gives back (so that what a server normalises is
-//! what is hashed).
+//! session graph (its subject), written with the session. On a backend whose quads read
+//! back are the quads written ([`Capabilities::verbatim`](super::Capabilities): the
+//! embedded store, the Oxigraph server, Virtuoso) it is taken over the quads written, in
+//! the same step as new sessions; on another server, right after, over what it gives
+//! back (so that what a server normalises is what is hashed).
 //! The records are the store's bookkeeping, outside every session graph, so that no
 //! fingerprint covers another.
 

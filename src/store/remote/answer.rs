@@ -46,7 +46,6 @@ pub(super) enum Results {
 
 /// The media types asked for.
 pub(super) const RESULTS_JSON: &str = "application/sparql-results+json";
-pub(super) const RESULTS_XML: &str = "application/sparql-results+xml";
 pub(super) const N_TRIPLES: &str = "application/n-triples";
 
 /// The results of a SELECT or ASK, refused when the server says or shows it cut them.
@@ -94,23 +93,6 @@ pub(super) fn results(
         rows,
         cut_at,
     }))
-}
-
-/// The results of a SELECT or ASK asked for with `ask` (given the media type to accept),
-/// in the dialect's preferred format; an answer in another format than JSON that does
-/// not parse is asked for again in JSON, which carries any string.
-pub(super) fn results_asked(
-    dialect: Dialect,
-    url: &str,
-    ask: impl Fn(&'static str) -> Result<Answer, RemoteError>,
-) -> Result<Results, RemoteError> {
-    let accept = dialect.results_type();
-    match results(&ask(accept)?, url, dialect) {
-        Err(RemoteError::BadAnswer { .. }) if accept != RESULTS_JSON => {
-            results(&ask(RESULTS_JSON)?, url, dialect)
-        }
-        parsed => parsed,
-    }
 }
 
 /// The triples of a CONSTRUCT or DESCRIBE answer given as N-Triples.
@@ -234,18 +216,9 @@ mod tests {
     }
 
     fn answer(body: &str, max_rows: Option<u64>, sql_state: Option<&str>) -> Answer {
-        answer_in(RESULTS_JSON, body, max_rows, sql_state)
-    }
-
-    fn answer_in(
-        content_type: &str,
-        body: &str,
-        max_rows: Option<u64>,
-        sql_state: Option<&str>,
-    ) -> Answer {
         Answer {
             status: 200,
-            content_type: content_type.to_owned(),
+            content_type: RESULTS_JSON.to_owned(),
             server: String::new(),
             max_rows,
             sql_state: sql_state.map(str::to_owned),
@@ -286,48 +259,5 @@ mod tests {
         assert!(matches!(timed, Err(RemoteError::Truncated { .. })));
         let garbage = results(&answer("{\"head\":", None, None), "u", Dialect::Generic);
         assert!(matches!(garbage, Err(RemoteError::BadAnswer { .. })));
-    }
-
-    const ONE_ROW_XML: &str = r#"<?xml version="1.0"?>
-<sparql xmlns="http://www.w3.org/2005/sparql-results#"><head><variable name="n"/></head>
-<results><result><binding name="n"><literal>bell&#7; and escape&#27;</literal></binding></result></results></sparql>"#;
-
-    #[test]
-    fn virtuoso_is_asked_for_xml_and_for_json_when_its_xml_does_not_parse() {
-        let virtuoso = Dialect::Virtuoso { max_rows: None };
-        let asked = std::cell::RefCell::new(Vec::new());
-        let rows = |results: Result<Results, RemoteError>| match results {
-            Ok(Results::Rows(rows)) => rows.rows,
-            other => panic!("{other:?}"),
-        };
-        // XML that parses (with the character references Virtuoso writes): one request.
-        let read = results_asked(virtuoso, "u", |accept| {
-            asked.borrow_mut().push(accept);
-            Ok(answer_in(accept, ONE_ROW_XML, None, None))
-        });
-        let text: Term = Literal::new_simple_literal("bell\u{7} and escape\u{1b}").into();
-        assert_eq!(rows(read), [[Some(text)]]);
-        assert_eq!(*asked.borrow(), [RESULTS_XML]);
-        // XML that does not parse: asked again in JSON.
-        asked.borrow_mut().clear();
-        let read = results_asked(virtuoso, "u", |accept| {
-            asked.borrow_mut().push(accept);
-            let body = if accept == RESULTS_XML {
-                "<sparql><head>"
-            } else {
-                TWO_ROWS
-            };
-            Ok(answer_in(accept, body, None, None))
-        });
-        assert_eq!(rows(read).len(), 2);
-        assert_eq!(*asked.borrow(), [RESULTS_XML, RESULTS_JSON]);
-        // JSON that does not parse is an error, not asked again.
-        asked.borrow_mut().clear();
-        let read = results_asked(Dialect::Generic, "u", |accept| {
-            asked.borrow_mut().push(accept);
-            Ok(answer_in(accept, "{\"head\":", None, None))
-        });
-        assert!(matches!(read, Err(RemoteError::BadAnswer { .. })));
-        assert_eq!(*asked.borrow(), [RESULTS_JSON]);
     }
 }

@@ -1,8 +1,6 @@
 //! What the remote backend knows of particular servers, told apart by their `Server`
 //! header. Everything else is plain SPARQL 1.1 Protocol, Update and Graph Store Protocol.
 
-use super::answer::{RESULTS_JSON, RESULTS_XML};
-
 /// The kind of server behind an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -48,16 +46,6 @@ impl Dialect {
         match self {
             Self::Oxigraph => Some(("union-default-graph", "")),
             _ => None,
-        }
-    }
-
-    /// The SPARQL results format asked for: Virtuoso writes XML several times faster than
-    /// JSON (24 against 58 ms for a 2,700-row session graph, measured); other servers get
-    /// JSON.
-    pub(super) fn results_type(self) -> &'static str {
-        match self {
-            Self::Virtuoso { .. } => RESULTS_XML,
-            _ => RESULTS_JSON,
         }
     }
 

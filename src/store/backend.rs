@@ -65,7 +65,8 @@ pub trait Backend: Send + Sync {
 
     /// Adds quads to graphs (the quads of one graph each), all in one atomic step: the
     /// fast path for new sessions, whose graphs hold nothing yet, with their fingerprint
-    /// records, whose graph holds others' records.
+    /// records last, whose graph holds others' records. A backend that cannot take them
+    /// in one step adds the last graph after all the others.
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError>;
 
     /// Empties `graphs` and adds `quads`, in one atomic step.

@@ -20,7 +20,7 @@ pub(crate) fn on_threads<T: Sync, R: Send>(
 ) -> Vec<R> {
     let next = AtomicUsize::new(0);
     let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..workers.clamp(1, items.len().max(1)).min(items.len()))
+        let threads: Vec<_> = (0..workers.max(1).min(items.len()))
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
@@ -54,10 +54,11 @@ mod tests {
     #[test]
     fn results_come_in_the_items_order() {
         let items: Vec<u64> = (0..100).collect();
-        assert_eq!(
-            side_by_side(&items, |n| n * 2),
-            items.iter().map(|n| n * 2).collect::<Vec<_>>()
-        );
+        let doubled: Vec<u64> = items.iter().map(|n| n * 2).collect();
+        assert_eq!(side_by_side(&items, |n| n * 2), doubled);
+        for workers in [0, 1, 3, 200] {
+            assert_eq!(on_threads(workers, &items, |n| n * 2), doubled);
+        }
         assert!(side_by_side(&[] as &[u8], |n| *n).is_empty());
     }
 }

@@ -363,6 +363,22 @@ fn triples_of(rows: Vec<Vec<Option<Term>>>) -> Vec<Triple> {
         .collect()
 }
 
+/// Sends all requests but the last [`IN_FLIGHT`] at a time (the server takes one in while
+/// the next is on its way), then the last one: it holds the fingerprint records, which
+/// must not be stored before their sessions.
+fn in_flight_then_last<T: Sync>(
+    requests: &[T],
+    send: impl Fn(&T) -> Result<(), RemoteError> + Sync,
+) -> Result<(), RemoteError> {
+    let Some((last, first)) = requests.split_last() else {
+        return Ok(());
+    };
+    on_threads(IN_FLIGHT, first, &send)
+        .into_iter()
+        .collect::<Result<(), RemoteError>>()?;
+    send(last)
+}
+
 fn separator(url: &str) -> char {
     if url.contains('?') { '&' } else { '?' }
 }
@@ -453,9 +469,8 @@ impl Backend for Remote {
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
         if let Some(store) = &self.graph_store {
             // Added (POST), so that a graph that holds something already (the
-            // fingerprint records) keeps it; side by side: the server parses one graph
-            // while the next is sent.
-            return on_threads(IN_FLIGHT, &graphs, |quads| {
+            // fingerprint records) keeps it.
+            return in_flight_then_last(&graphs, |quads| {
                 match quads.first().map(|q| &q.graph_name) {
                     Some(GraphName::NamedNode(graph)) => {
                         self.send_graph(&Method::POST, store, graph.as_str(), quads)
@@ -463,8 +478,6 @@ impl Backend for Remote {
                     _ => Ok(()),
                 }
             })
-            .into_iter()
-            .collect::<Result<(), RemoteError>>()
             .map_err(StoreError::from);
         }
         // Whole graphs per request, as many as fit: a session is never cut between two
@@ -480,13 +493,9 @@ impl Backend for Remote {
                 _ => batch.extend(requests),
             }
         }
-        // Requests of different graphs, side by side.
-        on_threads(IN_FLIGHT, &batch, |request| {
+        Ok(in_flight_then_last(&batch, |request| {
             self.send_updates(std::slice::from_ref(request), true)
-        })
-        .into_iter()
-        .collect::<Result<(), RemoteError>>()?;
-        Ok(())
+        })?)
     }
 
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError> {

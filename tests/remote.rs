@@ -260,8 +260,8 @@ struct Corpus {
     last_turn: PathBuf,
     shortened: PathBuf,
     changed: PathBuf,
-    /// A session whose texts hold terminal escapes (U+001B, U+0007): characters XML 1.0
-    /// forbids, which Virtuoso writes into its XML answers all the same.
+    /// A session whose texts hold terminal escapes (U+001B, U+0007): control characters
+    /// that every answer read from a server must carry as they are.
     escapes: PathBuf,
 }
 

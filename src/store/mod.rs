@@ -138,7 +138,17 @@ impl HistoryStore {
     /// an error, the store is as it was. A session already stored with the very same
     /// quads is left untouched.
     pub fn write_session(&self, session: &SessionGraph) -> Result<WriteOutcome, StoreError> {
-        let replaced = self.backend.contains_graph(session.graph.as_ref())?;
+        let stored = self.backend.contains_graph(session.graph.as_ref())?;
+        self.write_known(session, stored)
+    }
+
+    /// [`write_session`](Self::write_session), whether the session's graph holds quads
+    /// already being known.
+    fn write_known(
+        &self,
+        session: &SessionGraph,
+        replaced: bool,
+    ) -> Result<WriteOutcome, StoreError> {
         if replaced && self.holds_exactly(session)? {
             return Ok(WriteOutcome {
                 replaced: false,
@@ -193,7 +203,7 @@ impl HistoryStore {
                 stored.extend(fresh_graphs.drain());
             }
             if stored.contains(&session.graph) {
-                let outcome = self.write_session(&session)?;
+                let outcome = self.write_known(&session, true)?;
                 if outcome.unchanged && !self.recorded_as_written(&session)? {
                     // Stored without its record, or with an older one (a crash between
                     // the two, or an older ihigraph): recorded again.

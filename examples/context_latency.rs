@@ -29,25 +29,28 @@ fn main() -> Result<(), Box<dyn Error>> {
             session_context(&store, session, &options)?;
         }
         let mut totals = Vec::new();
-        let (mut turns, mut tokens) = (0, 0);
+        let (mut turns, mut tokens, mut omitting) = (0, 0, 0);
         for _ in 0..PASSES {
-            (turns, tokens) = (0, 0);
+            (turns, tokens, omitting) = (0, 0, 0);
             for session in &chosen {
                 let started = Instant::now();
                 let context = session_context(&store, session, &options)?;
                 totals.push(started.elapsed());
                 turns += context.turns.len();
                 tokens += context.tokens;
+                omitting += usize::from(!context.omitted.is_empty());
             }
         }
         println!(
-            "{:<17} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({:.1} turns, {:.0} tokens a context)",
+            "{:<17} p50 {:>7.3} ms  p99 {:>7.3} ms  max {:>7.3} ms  ({:.1} turns, {:.0} tokens a context, {} of {} leave something out)",
             format.name(),
             millis(common::quantile(&mut totals, 0.5)),
             millis(common::quantile(&mut totals, 0.99)),
             millis(common::quantile(&mut totals, 1.0)),
             turns as f64 / chosen.len() as f64,
             tokens as f64 / chosen.len() as f64,
+            omitting,
+            chosen.len(),
         );
     }
     Ok(())

@@ -9,13 +9,16 @@
 mod common;
 
 use common::{examples_dir, fixture_path, ihigraph};
+use ihigraph::HistoryStore;
 use ihigraph::check::{CheckOptions, check_document};
 use ihigraph::context::{
     Context, ContextError, ContextFormat, ContextOptions, SystemPrompt, Tokenizer, assemble,
+    session_context,
 };
 use ihigraph::generate::{GenerateOptions, generate};
 use ihigraph::import::{Choice, ImportEvent, ImportOptions, import_paths, importer};
 use ihigraph::model::InteractionHistory;
+use ihigraph::rdf::map_history;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -762,4 +765,182 @@ fn a_payload_changed_behind_ihigraphs_back_is_a_clear_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("turn 1 of session \"s\""), "{stderr}");
     assert!(stderr.contains("not written by ihigraph"), "{stderr}");
+}
+
+/// A long OpenAI Chat session whose answers call `lookup` with the same id, answered in
+/// the next turn (every fourth answer calls nothing), after a first answer with a second
+/// call of that id that is never answered; an image in an early turn; and texts long
+/// enough to spend a budget.
+fn reused_ids_session(turns: usize) -> Value {
+    let call = |id: &str, turn: usize| json!({"id": id, "type": "function", "function": {"name": "lookup", "arguments": format!("{{\"page\":{turn}}}")}});
+    let turns: Vec<Value> = (0..turns)
+        .map(|turn| {
+            let mut messages = Vec::new();
+            if turn == 0 {
+                messages.push(json!({"role": "system", "content": "Answer from the pages."}));
+            } else if turn % 4 != 0 {
+                messages.push(json!({"role": "tool", "tool_call_id": "call_0", "content": format!("page {} says {}", turn - 1, "words ".repeat(turn * 7))}));
+            }
+            let mut content = vec![json!({"type": "text", "text": format!("Question {turn}: {}", "why ".repeat(turn % 5 + 3))})];
+            if turn == 2 {
+                content.push(json!({"type": "image_url", "image_url": {"url": "data:image/png;base64,AA=="}}));
+            }
+            messages.push(json!({"role": "user", "content": content}));
+            let mut calls = vec![call("call_0", turn)];
+            if turn == 0 {
+                calls.insert(0, call("call_0", 99));
+            }
+            if turn % 4 == 3 {
+                calls.clear();
+            }
+            json!({"Role": "H-User",
+                "PRCPrompt": {"messages": messages},
+                "BKNResponse": {"choices": [{"message": {"role": "assistant", "content": format!("Looking up page {turn}."), "tool_calls": calls}}]}})
+        })
+        .collect();
+    session(&turns)
+}
+
+/// An OpenAI Chat session whose first answer calls `lookup` with id `x` and never gets
+/// its result; the answer before the last calls it again with the same id, and the last
+/// turn holds that result (for the newest call: the first is stale).
+fn stale_call_session(turns: usize) -> Value {
+    let turns: Vec<Value> = (0..turns)
+        .map(|turn| {
+            let mut messages = vec![json!({"role": "user", "content": format!("Turn {turn}: {}", "go on ".repeat(turn + 2))})];
+            if turn + 1 == turns {
+                messages.insert(0, json!({"role": "tool", "tool_call_id": "x", "content": "found it"}));
+            }
+            let calls = if turn == 0 || turn + 2 == turns {
+                json!([{"id": "x", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}])
+            } else {
+                json!([])
+            };
+            json!({"Role": "H-User",
+                "PRCPrompt": {"messages": messages},
+                "BKNResponse": {"choices": [{"message": {"role": "assistant", "content": format!("Answer {turn}."), "tool_calls": calls}}]}})
+        })
+        .collect();
+    session(&turns)
+}
+
+/// A long Gemini session whose results name their function but carry no id.
+fn named_results_session(turns: usize) -> Value {
+    let turns: Vec<Value> = (0..turns)
+        .map(|turn| {
+            let mut contents = Vec::new();
+            if turn > 0 {
+                contents.push(json!({"role": "user", "parts": [{"functionResponse": {"name": "clock", "response": {"time": format!("{turn}:00")}}}]}));
+            }
+            contents.push(json!({"role": "user", "parts": [{"text": format!("What time is it now, turn {turn}? {}", "please ".repeat(turn % 4))}]}));
+            json!({"Role": "H-User",
+                "PRCPrompt": {"contents": contents},
+                "BKNResponse": {"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me look."}, {"functionCall": {"name": "clock", "args": {}}}]}}]}})
+        })
+        .collect();
+    session(&turns)
+}
+
+/// A session whose turn indexes break the rule (accepted with --lenient): `order` gives
+/// each turn's `TurnIndex`.
+fn lenient_history(order: &[usize]) -> InteractionHistory {
+    let mut document = chat_session();
+    let turns = document["Turns"].as_array_mut().unwrap();
+    turns.truncate(order.len());
+    for (turn, index) in turns.iter_mut().zip(order) {
+        turn["TurnIndex"] = json!(index);
+    }
+    document["TurnCount"] = json!(order.len());
+    let checked = check_document(&document, CheckOptions { lenient: true });
+    checked
+        .history
+        .unwrap_or_else(|| panic!("{:?}", checked.problems))
+}
+
+/// What `context` reads from the store (the newest turns first, then older ones as
+/// needed) gives, for every session, format, budget and cut, the context its document
+/// gives: the same request, count, turns and omissions, with the places in the
+/// document.
+#[test]
+fn stored_sessions_give_the_contexts_of_their_documents() {
+    let mut histories: Vec<(String, InteractionHistory)> = CORPUS.clone();
+    for (name, document) in [
+        ("reused ids", reused_ids_session(40)),
+        ("stale call", stale_call_session(30)),
+        ("named results", named_results_session(30)),
+    ] {
+        histories.push((name.to_owned(), history(&document)));
+    }
+    for order in [[1, 0, 2], [0, 0, 1], [2, 1, 0]] {
+        histories.push((format!("lenient {order:?}"), lenient_history(&order)));
+    }
+    let mut compared = 0;
+    for (name, history) in &histories {
+        let store = HistoryStore::in_memory(&Default::default()).unwrap();
+        store
+            .write_session(&map_history(history, store.scheme()))
+            .unwrap();
+        for format in ContextFormat::ALL {
+            for budget in [40, 120, 300, 800, 2000, 8000, 1_000_000] {
+                for until in [None, Some(1), Some(20)] {
+                    let options = ContextOptions {
+                        until,
+                        ..ContextOptions::new(budget, format)
+                    };
+                    let stored = session_context(&store, &history.session_id, &options)
+                        .map_err(|error| error.to_string());
+                    let document = assemble(history, &options).map_err(|error| error.to_string());
+                    assert_eq!(
+                        stored, document,
+                        "{name} in {format} at {budget} tokens, until {until:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 2000, "{compared}");
+}
+
+/// The embedded tokenizers count as tiktoken (tiktoken-rs, OpenAI's tiktoken in Rust)
+/// does, on every text of the test corpus and on texts whose white space and scripts the
+/// tokenizers' patterns treat apart.
+#[test]
+fn token_counts_are_tiktokens() {
+    let mut texts: Vec<String> = CORPUS
+        .iter()
+        .flat_map(|(_, history)| stored_strings(history))
+        .collect();
+    texts.extend(
+        [
+            "  \n\n  x",
+            "a  ",
+            "   ",
+            "\t\t\n",
+            "Hello,   world!  \n",
+            "日本語のテキスト  です",
+            "x\u{301}y",
+            "<|endoftext|>",
+            "  \r\n  b",
+            "😀😀 😀",
+            "don't I'LL",
+            "123456789",
+            "a/b\n/c",
+            "",
+        ]
+        .map(str::to_owned),
+    );
+    for (ours, theirs) in [
+        (Tokenizer::O200kBase, tiktoken_rs::o200k_base_singleton()),
+        (Tokenizer::Cl100kBase, tiktoken_rs::cl100k_base_singleton()),
+    ] {
+        for text in &texts {
+            assert_eq!(
+                ours.count(text),
+                theirs.count_ordinary(text),
+                "{ours} on {text:?}"
+            );
+        }
+    }
+    assert!(texts.len() > 1000, "{}", texts.len());
 }

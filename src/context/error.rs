@@ -29,7 +29,8 @@ pub enum ContextError {
     Corrupt {
         /// The session.
         session: String,
-        /// The turn's place in index order.
+        /// The turn: its `TurnIndex` (its row among the turns read when that is not an
+        /// integer).
         turn: usize,
         /// What is wrong.
         what: String,

@@ -18,7 +18,7 @@ pub use error::ContextError;
 pub use tokens::{REPLY_PRIMING, TOKENS_PER_MESSAGE, Tokenizer, UnknownTokenizer};
 
 use crate::model::{InteractionHistory, JsonObject};
-use crate::query::{Arguments, PAYLOADS};
+use crate::query::{Arguments, NEWEST_PAYLOADS, TURN_PLACES};
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::Term;
 use oxigraph::sparql::QueryResults;
@@ -161,6 +161,7 @@ impl fmt::Display for Omission {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Note {
     turn: usize,
+    /// JSON Pointer of the place in the turn (empty: the turn).
     pointer: String,
     what: String,
 }
@@ -210,50 +211,213 @@ pub fn session_context(
     session_id: &str,
     options: &ContextOptions,
 ) -> Result<Context, ContextError> {
-    let turns = stored_turns(store, session_id)?;
-    if turns.is_empty() {
-        // No turn: an unknown session (an error), or one without turns.
-        return assemble(&store.history(session_id)?, options);
+    let mut count = first_page(options.budget);
+    let mut read = stored_turns(store, session_id, options.until, count)?;
+    loop {
+        // The rows come in `TurnIndex` order. Where indexes tie, or are not integers,
+        // the document's order decides, and only the whole session holds it; as it does
+        // when no turn is read: an unknown session (an error), or one without turns.
+        let numbers: Option<Vec<u64>> = read
+            .rows
+            .iter()
+            .map(|(index, ..)| transcript::turn_number(index))
+            .collect();
+        let Some(numbers) = numbers.filter(|numbers| {
+            read.distinct && read.turns > 0 && numbers.is_sorted_by(|a, b| a < b)
+        }) else {
+            return assemble(&store.history(session_id)?, options);
+        };
+        let views: Vec<TurnView<'_>> = read
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(row, (index, prompt, response))| TurnView {
+                position: row,
+                index,
+                prompt,
+                response,
+            })
+            .collect();
+        let places = || turn_places(store, session_id, &numbers);
+        // Every turn read, or the first and the newest ones.
+        let whole = views.len() >= read.turns;
+        let transcript = match views.split_first() {
+            Some((first, newest)) if !whole => {
+                transcript::read_newest(Some(first), newest, options.until)
+            }
+            _ => transcript::read(&views, options.until),
+        };
+        // The newest turns decide when no older call can answer to them (`closed`) and
+        // the budget is spent before they are.
+        if whole || transcript.closed {
+            let cut = cut(&transcript, options)?;
+            if whole || !cut.every_unit {
+                return finish(
+                    &transcript,
+                    cut,
+                    options,
+                    Places::Stored(&places),
+                    read.turns,
+                );
+            }
+        }
+        // Older turns, twice as many as read; a turn the query cannot read (a graph
+        // changed behind ihigraph's back) leaves it to the whole session.
+        let read_before = read.rows.len();
+        if let Some(oldest) = numbers.get(1).and_then(|oldest| oldest.checked_sub(1)) {
+            // Results paired by name or position: only every turn decides.
+            count = if transcript.closed {
+                count.saturating_mul(2)
+            } else {
+                u64::MAX
+            };
+            let older = stored_turns(store, session_id, Some(oldest), count)?;
+            read.rows = merge(older.rows, read.rows);
+        }
+        if read.rows.len() == read_before {
+            return assemble(&store.history(session_id)?, options);
+        }
     }
-    let views: Vec<TurnView<'_>> = turns
-        .iter()
-        .map(|(position, index, prompt, response)| TurnView {
-            position: *position,
-            index,
-            prompt,
-            response,
-        })
-        .collect();
-    build(&views, options)
 }
 
-/// A stored turn: its place, `TurnIndex`, prompt and response.
-type StoredTurn = (usize, Number, JsonObject, JsonObject);
+/// How many of the newest turns a context reads first: what the budget takes at about
+/// 192 tokens a turn (at least 8). Then, as long as the turns read cannot decide, twice
+/// as many older ones, or all of them when results are paired by name or position.
+fn first_page(budget: usize) -> u64 {
+    u64::try_from(budget / 192)
+        .unwrap_or(u64::MAX)
+        .clamp(8, 1 << 20)
+}
 
-/// The payloads of a session's turns, read with one query (the `payloads` canned query):
-/// only the verbatim JSON of each payload is decoded, not the whole session graph.
-fn stored_turns(store: &HistoryStore, session_id: &str) -> Result<Vec<StoredTurn>, ContextError> {
+/// Older rows and newer rows as one, in `TurnIndex` order, each turn once (both hold the
+/// session's first turn).
+fn merge(older: Vec<StoredTurn>, newer: Vec<StoredTurn>) -> Vec<StoredTurn> {
+    let mut rows = older;
+    let last = rows
+        .last()
+        .and_then(|(index, ..)| transcript::turn_number(index));
+    rows.extend(
+        newer
+            .into_iter()
+            .filter(|(index, ..)| transcript::turn_number(index) > last),
+    );
+    rows
+}
+
+/// Where the turns a context reads sit in the session's document, which the pointers of
+/// what it leaves out name.
+#[derive(Clone, Copy)]
+enum Places<'a> {
+    /// Each `TurnView::position` is the turn's place.
+    Known,
+    /// Each `TurnView::position` is a row of the stored turns; the places, by row, are
+    /// read when a pointer needs them (decoding every turn's IRI would take a sixth of
+    /// the time of a context).
+    Stored(&'a dyn Fn() -> Result<Vec<usize>, ContextError>),
+}
+
+/// A stored turn: its `TurnIndex`, prompt and response.
+type StoredTurn = (Number, JsonObject, JsonObject);
+
+/// Stored turns: the newest ones and the session's first, in `TurnIndex` order.
+struct StoredTurns {
+    rows: Vec<StoredTurn>,
+    /// The session's turns (up to `until`).
+    turns: usize,
+    /// Whether their indexes are distinct.
+    distinct: bool,
+}
+
+/// The places of a session's turns in its document (the `turn-places` canned query), by
+/// row of the stored turns (whose `TurnIndex` numbers are `numbers`).
+fn turn_places(
+    store: &HistoryStore,
+    session_id: &str,
+    numbers: &[u64],
+) -> Result<Vec<usize>, ContextError> {
     let arguments = Arguments::new().text("session", session_id);
-    let QueryResults::Solutions(solutions) = store.run(&PAYLOADS, &arguments)? else {
-        return Ok(Vec::new());
+    let mut places = std::collections::HashMap::new();
+    if let QueryResults::Solutions(solutions) = store.run(&TURN_PLACES, &arguments)? {
+        for solution in solutions {
+            let solution = solution.map_err(StoreError::QueryEvaluation)?;
+            if let (Some(Term::Literal(index)), Some(Term::NamedNode(turn))) =
+                (solution.get("turnIndex"), solution.get("turn"))
+                && let (Ok(index), Some(Ok(place))) = (
+                    index.value().parse::<u64>(),
+                    turn.as_str().rsplit('/').next().map(str::parse::<usize>),
+                )
+            {
+                places.insert(index, place);
+            }
+        }
+    }
+    numbers
+        .iter()
+        .enumerate()
+        .map(|(row, number)| {
+            places
+                .get(number)
+                .copied()
+                .ok_or_else(|| ContextError::Corrupt {
+                    session: session_id.to_owned(),
+                    turn: row,
+                    what: "a turn whose place in the document is not stored".to_owned(),
+                })
+        })
+        .collect()
+}
+
+/// The newest `count` turns of a session up to `until`, and its first, read with one
+/// query (the `newest-payloads` canned query): only the verbatim JSON of their payloads
+/// is decoded, not the whole session graph.
+fn stored_turns(
+    store: &HistoryStore,
+    session_id: &str,
+    until: Option<u64>,
+    count: u64,
+) -> Result<StoredTurns, ContextError> {
+    let mut arguments = Arguments::new()
+        .text("session", session_id)
+        .count("n", count);
+    if let Some(until) = until {
+        arguments = arguments.count("until", until);
+    }
+    let mut read = StoredTurns {
+        rows: Vec::new(),
+        turns: 0,
+        distinct: true,
     };
-    let mut turns = Vec::new();
+    let QueryResults::Solutions(solutions) = store.run(&NEWEST_PAYLOADS, &arguments)? else {
+        return Ok(read);
+    };
     for (position, solution) in solutions.enumerate() {
         let solution = solution.map_err(StoreError::QueryEvaluation)?;
         let text = |name: &str| match solution.get(name) {
             Some(Term::Literal(literal)) => Some(literal.value()),
             _ => None,
         };
-        let corrupt = |what: &str| ContextError::Corrupt {
+        let corrupt_row = |what: &str| ContextError::Corrupt {
             session: session_id.to_owned(),
             turn: position,
             what: what.to_owned(),
         };
+        let count = |name: &str| text(name).and_then(|count| count.parse::<usize>().ok());
+        let (turns, indexes) = (count("turns"), count("indexes"));
+        read.turns = turns.unwrap_or_default();
+        read.distinct = turns == indexes;
         let index_text = text("rawTurnIndex")
             .or_else(|| text("turnIndex"))
-            .ok_or_else(|| corrupt("no TurnIndex"))?;
+            .ok_or_else(|| corrupt_row("no TurnIndex"))?;
         let index: Number = serde_json::from_str(index_text)
-            .map_err(|_| corrupt("a TurnIndex that is not a number"))?;
+            .map_err(|_| corrupt_row("a TurnIndex that is not a number"))?;
+        let turn = transcript::turn_number(&index)
+            .and_then(|number| usize::try_from(number).ok())
+            .unwrap_or(position);
+        let corrupt = |what: &str| ContextError::Corrupt {
+            session: session_id.to_owned(),
+            turn,
+            what: what.to_owned(),
+        };
         let object = |name: &str| -> Result<JsonObject, ContextError> {
             let json = text(name).ok_or_else(|| corrupt("a payload without its JSON"))?;
             match serde_json::from_str(json) {
@@ -261,23 +425,14 @@ fn stored_turns(store: &HistoryStore, session_id: &str) -> Result<Vec<StoredTurn
                 _ => Err(corrupt("a payload whose stored JSON is not an object")),
             }
         };
-        // The turn's IRI ends in its place in the document (`.../turn/3`).
-        let place = match solution.get("turn") {
-            Some(Term::NamedNode(turn)) => turn
-                .as_str()
-                .rsplit('/')
-                .next()
-                .and_then(|p| p.parse().ok()),
-            _ => None,
-        };
-        turns.push((
-            place.unwrap_or(position),
-            index,
-            object("prompt")?,
-            object("response")?,
-        ));
+        // The first turn comes twice when it is among the newest.
+        if read.rows.last().is_some_and(|(last, ..)| *last == index) {
+            continue;
+        }
+        read.rows
+            .push((index, object("prompt")?, object("response")?));
     }
-    Ok(turns)
+    Ok(read)
 }
 
 /// Context for the next call of a history.
@@ -285,11 +440,26 @@ pub fn assemble(
     history: &InteractionHistory,
     options: &ContextOptions,
 ) -> Result<Context, ContextError> {
-    build(&TurnView::of(history), options)
+    let turns = TurnView::of(history);
+    let transcript = transcript::read(&turns, options.until);
+    let cut = cut(&transcript, options)?;
+    let available = transcript.indexes.len();
+    finish(&transcript, cut, options, Places::Known, available)
 }
 
-fn build(turns: &[TurnView<'_>], options: &ContextOptions) -> Result<Context, ContextError> {
-    let transcript = transcript::read(turns, options.until);
+/// The system prompt and the newest units that fit the budget.
+struct Cut {
+    renderer: &'static dyn render::Render,
+    counter: tokens::Counter,
+    system: Option<Value>,
+    messages: Vec<(usize, Value)>,
+    first_turn: usize,
+    notes: Vec<Note>,
+    /// Whether every unit of the transcript is taken.
+    every_unit: bool,
+}
+
+fn cut(transcript: &transcript::Transcript, options: &ContextOptions) -> Result<Cut, ContextError> {
     let renderer = render::renderer(options.format);
     let tokenizer = options.tokenizer();
     let mut counter = tokens::Counter::new(tokenizer);
@@ -307,8 +477,12 @@ fn build(turns: &[TurnView<'_>], options: &ContextOptions) -> Result<Context, Co
             tokenizer,
         });
     }
-    let (messages, first_turn) = choose(
-        &transcript,
+    let Taken {
+        messages,
+        first_turn,
+        every_unit,
+    } = choose(
+        transcript,
         renderer,
         &mut counter,
         spent,
@@ -316,6 +490,35 @@ fn build(turns: &[TurnView<'_>], options: &ContextOptions) -> Result<Context, Co
         system.is_some(),
         &mut notes,
     )?;
+    Ok(Cut {
+        renderer,
+        counter,
+        system,
+        messages,
+        first_turn,
+        notes,
+        every_unit,
+    })
+}
+
+/// The request of a cut, counted, with what it leaves out; `available`: the session's
+/// turns (up to `until`).
+fn finish(
+    transcript: &transcript::Transcript,
+    cut: Cut,
+    options: &ContextOptions,
+    places: Places<'_>,
+    available: usize,
+) -> Result<Context, ContextError> {
+    let Cut {
+        renderer,
+        mut counter,
+        system,
+        messages,
+        first_turn,
+        mut notes,
+        ..
+    } = cut;
     let (system, messages) = renderer.finish(system, messages, &mut notes);
     let tokens = system.as_ref().map_or(0, |s| counter.message_cost(s))
         + messages
@@ -323,21 +526,30 @@ fn build(turns: &[TurnView<'_>], options: &ContextOptions) -> Result<Context, Co
             .map(|message| counter.message_cost(message))
             .sum::<usize>()
         + REPLY_PRIMING;
-    let omitted = omissions(&transcript, notes, first_turn);
+    let omitted = omissions(transcript, notes, first_turn, places)?;
     Ok(Context {
         request: renderer.request(system, messages),
         format: options.format,
-        tokenizer,
+        tokenizer: counter.tokenizer(),
         tokens,
-        budget,
+        budget: options.budget,
         turns: transcript.indexes[first_turn..].to_vec(),
-        turns_available: transcript.indexes.len(),
+        turns_available: available,
         omitted,
     })
 }
 
-/// The newest units that fit the budget (with `spent` already spent), rendered, oldest
-/// first, each message with its turn; and the first turn taken.
+/// The units taken from a transcript.
+struct Taken {
+    /// Their messages, oldest first, each with its turn.
+    messages: Vec<(usize, Value)>,
+    /// The first turn taken.
+    first_turn: usize,
+    /// Whether every unit is.
+    every_unit: bool,
+}
+
+/// The newest units that fit the budget (with `spent` already spent), rendered.
 fn choose(
     transcript: &transcript::Transcript,
     renderer: &dyn render::Render,
@@ -346,8 +558,9 @@ fn choose(
     budget: usize,
     system: bool,
     notes: &mut Vec<Note>,
-) -> Result<(Vec<(usize, Value)>, usize), ContextError> {
+) -> Result<Taken, ContextError> {
     let mut taken = Vec::new();
+    let mut every_unit = true;
     let mut first_turn = transcript.turns.len();
     for &(first, last) in transcript.units.iter().rev() {
         let mut unit_notes = Vec::new();
@@ -361,12 +574,14 @@ fn choose(
                     .map(|message| (entry.turn, message))
             })
             .collect();
-        let cost: usize = messages
-            .iter()
-            .map(|(_, message)| counter.message_cost(message))
-            .sum();
-        if spent + cost > budget {
+        // Counting stops once the unit is past what is left of the budget.
+        let cost = counter.cost_within(messages.iter().map(|(_, message)| message), budget - spent);
+        let Some(cost) = cost else {
             if taken.is_empty() {
+                let cost: usize = messages
+                    .iter()
+                    .map(|(_, message)| counter.message_cost(message))
+                    .sum();
                 return Err(ContextError::BudgetTooSmall {
                     budget,
                     needed: spent + cost,
@@ -374,14 +589,19 @@ fn choose(
                     tokenizer: counter.tokenizer(),
                 });
             }
+            every_unit = false;
             break;
-        }
+        };
         spent += cost;
         taken.push(messages);
         notes.extend(unit_notes);
         first_turn = first;
     }
-    Ok((taken.into_iter().rev().flatten().collect(), first_turn))
+    Ok(Taken {
+        messages: taken.into_iter().rev().flatten().collect(),
+        first_turn,
+        every_unit,
+    })
 }
 
 /// The notes about the turns taken, as omissions, in turn order.
@@ -389,7 +609,8 @@ fn omissions(
     transcript: &transcript::Transcript,
     mut notes: Vec<Note>,
     first_turn: usize,
-) -> Vec<Omission> {
+    places: Places<'_>,
+) -> Result<Vec<Omission>, ContextError> {
     notes.extend(
         transcript
             .notes
@@ -397,19 +618,26 @@ fn omissions(
             .filter(|note| note.turn >= first_turn)
             .cloned(),
     );
+    if notes.is_empty() {
+        return Ok(Vec::new());
+    }
     notes.sort_by_key(|note| note.turn);
-    notes
+    let rows = match places {
+        Places::Known => None,
+        Places::Stored(read) => Some(read()?),
+    };
+    let place = |turn: usize| {
+        let position = transcript.documents[turn];
+        rows.as_ref().map_or(position, |rows| rows[position])
+    };
+    Ok(notes
         .into_iter()
         .map(|note| Omission {
             turn: transcript.indexes[note.turn].clone(),
-            pointer: if note.pointer.is_empty() {
-                format!("/Turns/{}", transcript.documents[note.turn])
-            } else {
-                note.pointer
-            },
+            pointer: format!("/Turns/{}{}", place(note.turn), note.pointer),
             what: note.what,
         })
-        .collect()
+        .collect())
 }
 
 fn newest_turns(indexes: &[String], first: usize, last: usize, system: bool) -> String {

@@ -7,12 +7,12 @@
 //! that runs offline: for them the count is an estimate, and a budget should leave
 //! headroom.
 
+use bpe_openai::Tokenizer as Bpe;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::str::FromStr;
-use tiktoken_rs::CoreBPE;
 
 /// Tokens of framing per message.
 pub const TOKENS_PER_MESSAGE: usize = 3;
@@ -40,10 +40,10 @@ impl Tokenizer {
         }
     }
 
-    fn bpe(self) -> &'static CoreBPE {
+    fn bpe(self) -> &'static Bpe {
         match self {
-            Self::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Self::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            Self::O200kBase => bpe_openai::o200k_base(),
+            Self::Cl100kBase => bpe_openai::cl100k_base(),
         }
     }
 
@@ -54,7 +54,21 @@ impl Tokenizer {
     /// assert_eq!(Tokenizer::O200kBase.count("Hello, world!"), 4);
     /// ```
     pub fn count(self, text: &str) -> usize {
-        self.bpe().count_ordinary(text)
+        self.bpe().count(text)
+    }
+
+    /// [`count`](Self::count), if at most `limit`: the text's pieces (as the tokenizer's
+    /// pattern splits it) are counted one by one until their sum passes the limit.
+    fn count_within(self, text: &str, limit: usize) -> Option<usize> {
+        let bpe = self.bpe();
+        let mut count = 0;
+        for piece in bpe.split(text) {
+            count += bpe.bpe.count(piece.as_bytes());
+            if count > limit {
+                return None;
+            }
+        }
+        Some(count)
     }
 
     /// What a message (or a system prompt) costs, by the rule above.
@@ -100,15 +114,68 @@ impl Counter {
         }
     }
 
+    /// What messages cost together, if that is at most `limit`; `None` as soon as the
+    /// count passes it (the rest is not counted).
+    pub(super) fn cost_within<'v>(
+        &mut self,
+        messages: impl IntoIterator<Item = &'v Value>,
+        limit: usize,
+    ) -> Option<usize> {
+        let mut spent = 0;
+        for message in messages {
+            let named = message.get("name").is_some_and(Value::is_string);
+            spent += TOKENS_PER_MESSAGE + usize::from(named);
+            if spent > limit {
+                return None;
+            }
+            spent += self.strings_cost_within(message, limit - spent)?;
+        }
+        Some(spent)
+    }
+
+    fn strings_cost_within(&mut self, value: &Value, limit: usize) -> Option<usize> {
+        let mut within = |values: &mut dyn Iterator<Item = &Value>| {
+            let mut spent = 0;
+            for value in values {
+                spent += self.strings_cost_within(value, limit - spent)?;
+            }
+            Some(spent)
+        };
+        match value {
+            Value::String(text) => self.count_within(text, limit),
+            Value::Array(items) => within(&mut items.iter()),
+            Value::Object(members) => within(&mut members.values()),
+            Value::Number(number) => self.count_within(&number.to_string(), limit),
+            Value::Bool(_) | Value::Null => Some(0),
+        }
+    }
+
     fn count(&mut self, text: &str) -> usize {
-        let mut hasher = DefaultHasher::new();
-        text.hash(&mut hasher);
+        let key = key(text);
         let tokenizer = self.tokenizer;
         *self
             .counted
-            .entry(hasher.finish())
+            .entry(key)
             .or_insert_with(|| tokenizer.count(text))
     }
+
+    /// [`count`](Self::count), if at most `limit` (what is counted past it is not kept).
+    fn count_within(&mut self, text: &str, limit: usize) -> Option<usize> {
+        let key = key(text);
+        if let Some(&count) = self.counted.get(&key) {
+            return (count <= limit).then_some(count);
+        }
+        let count = self.tokenizer.count_within(text, limit)?;
+        self.counted.insert(key, count);
+        Some(count)
+    }
+}
+
+/// What a counter remembers a text by.
+fn key(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl fmt::Display for Tokenizer {
@@ -155,6 +222,33 @@ mod tests {
         assert_eq!(tokenizer.message_cost(&plain), 3 + 1 + 4);
         let named = json!({"role": "user", "name": "ana", "content": "Hello, world!"});
         assert_eq!(tokenizer.message_cost(&named), 3 + 1 + 1 + 1 + 4);
+    }
+
+    #[test]
+    fn counts_within_a_limit_are_counts_up_to_it() {
+        for tokenizer in Tokenizer::ALL {
+            for text in ["", "Hello, world!", "  spaced   out \n\n text 12345 京都"] {
+                let count = tokenizer.count(text);
+                for limit in 0..count + 3 {
+                    let within = tokenizer.count_within(text, limit);
+                    assert_eq!(
+                        within,
+                        (count <= limit).then_some(count),
+                        "{text:?} {limit}"
+                    );
+                }
+            }
+        }
+        let mut counter = Counter::new(Tokenizer::O200kBase);
+        let messages = [
+            json!({"role": "user", "content": "Hello, world!"}),
+            json!({"role": "assistant", "name": "a", "content": "Hi."}),
+        ];
+        let cost: usize = messages.iter().map(|m| counter.message_cost(m)).sum();
+        let mut fresh = Counter::new(Tokenizer::O200kBase);
+        assert_eq!(fresh.cost_within(&messages, cost), Some(cost));
+        assert_eq!(fresh.cost_within(&messages, cost - 1), None);
+        assert_eq!(counter.cost_within(&messages, cost - 1), None);
     }
 
     #[test]

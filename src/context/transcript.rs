@@ -12,6 +12,11 @@
 //!   result is not, are left out with a note: no provider takes either.
 //! - A unit is a run of turns linked by calls answered in a later turn: a turn whose
 //!   calls are answered in the next goes in with that answer or not at all.
+//! - The newest turns alone can be read as the whole session would be, with the first
+//!   turn's system prompt, when every result among them finds its call among them by id
+//!   (`Transcript::closed`): a call id found is the latest open call with that id, so
+//!   no older call could have taken one of those results, and the turns before cannot
+//!   change anything among them.
 
 use super::Note;
 use crate::model::{InteractionHistory, JsonObject};
@@ -37,18 +42,22 @@ pub(super) struct Transcript {
     pub turns: Vec<Vec<Entry>>,
     /// The `TurnIndex` of each turn, as written.
     pub indexes: Vec<String>,
-    /// The place of each turn in the document's `Turns`.
+    /// Each turn's `TurnView::position`.
     pub documents: Vec<usize>,
     /// Units of turns to take whole, oldest first: `(first, last)` positions.
     pub units: Vec<(usize, usize)>,
     /// What could not be carried, by turn.
     pub notes: Vec<Note>,
+    /// Whether every result found its call by id: then calls in turns before these ones
+    /// could have taken none of these results (see the module's documentation).
+    pub closed: bool,
 }
 
 /// What the transcript reads of a turn.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TurnView<'a> {
-    /// Its place in the document's `Turns`.
+    /// Its place in the document's `Turns`; for turns read from the store, its row, which
+    /// the context maps to the place when a pointer needs it (`Places`).
     pub position: usize,
     /// `TurnIndex`.
     pub index: &'a Number,
@@ -77,14 +86,31 @@ impl<'a> TurnView<'a> {
 
 /// Reads a session's turns up to `until` (a `TurnIndex`), in index order.
 pub(super) fn read(turns: &[TurnView<'_>], until: Option<u64>) -> Transcript {
+    read_newest(None, turns, until)
+}
+
+/// Reads the newest turns of a session up to `until`, in index order, with the system
+/// prompt of `first`, the session's first turn (when it is not among them).
+pub(super) fn read_newest(
+    first: Option<&TurnView<'_>>,
+    turns: &[TurnView<'_>],
+    until: Option<u64>,
+) -> Transcript {
     let mut ordered: Vec<&TurnView<'_>> = turns.iter().collect();
     ordered.sort_by_key(|turn| (turn_number(turn.index), turn.position));
     let mut transcript = Transcript::default();
+    if let Some(first) = first {
+        // Only its system prompt: what else it says, and its notes, are of a turn
+        // before the ones read.
+        read_turn(&mut transcript, true, 0, first);
+        transcript.notes.clear();
+    }
     for (position, turn) in ordered.into_iter().enumerate() {
         if until.is_some_and(|until| turn_number(turn.index).is_none_or(|index| index > until)) {
             break;
         }
-        let entries = read_turn(&mut transcript, position, turn);
+        let first_of_session = first.is_none() && position == 0;
+        let entries = read_turn(&mut transcript, first_of_session, position, turn);
         transcript.turns.push(entries);
         transcript.indexes.push(turn.index.to_string());
         transcript.documents.push(turn.position);
@@ -95,7 +121,7 @@ pub(super) fn read(turns: &[TurnView<'_>], until: Option<u64>) -> Transcript {
 }
 
 /// A `TurnIndex` as a number: JSON Schema counts `3.0` as an integer too.
-fn turn_number(index: &Number) -> Option<u64> {
+pub(super) fn turn_number(index: &Number) -> Option<u64> {
     index.as_u64().or_else(|| {
         index
             .as_f64()
@@ -104,14 +130,19 @@ fn turn_number(index: &Number) -> Option<u64> {
     })
 }
 
-/// The entries one turn adds: its new inputs, then its answer.
-fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) -> Vec<Entry> {
-    let document_position = turn.position;
+/// The entries one turn adds: its new inputs, then its answer; the first turn of the
+/// session gives the system prompt too.
+fn read_turn(
+    transcript: &mut Transcript,
+    first_of_session: bool,
+    position: usize,
+    turn: &TurnView<'_>,
+) -> Vec<Entry> {
     let mut inputs = new_prompt_messages(turn.prompt).into_iter().peekable();
-    let prompt_pointer = format!("/Turns/{document_position}/PRCPrompt");
-    if position == 0 {
+    let prompt_pointer = "/PRCPrompt";
+    if first_of_session {
         while let Some(message) = inputs.next_if(|m| m.speaker == Speaker::System) {
-            let texts = carried(message, position, &prompt_pointer, &mut transcript.notes);
+            let texts = carried(message, position, prompt_pointer, &mut transcript.notes);
             transcript
                 .system
                 .extend(texts.into_iter().filter_map(text_of));
@@ -129,7 +160,7 @@ fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) 
             continue;
         }
         let speaker = message.speaker;
-        let parts = carried(message, position, &prompt_pointer, &mut transcript.notes);
+        let parts = carried(message, position, prompt_pointer, &mut transcript.notes);
         let (found, rest): (Vec<Part>, Vec<Part>) = parts
             .into_iter()
             .partition(|p| matches!(p, Part::Result(_)));
@@ -140,10 +171,10 @@ fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) 
     let mut turn_entries = Vec::new();
     push(&mut turn_entries, Speaker::Tool, results, position);
     turn_entries.append(&mut entries);
-    let answer_pointer = format!("/Turns/{document_position}/BKNResponse");
+    let answer_pointer = "/BKNResponse";
     for message in answer_messages(turn.response) {
         let speaker = message.speaker;
-        let parts = carried(message, position, &answer_pointer, &mut transcript.notes);
+        let parts = carried(message, position, answer_pointer, &mut transcript.notes);
         let (found, rest): (Vec<Part>, Vec<Part>) = parts
             .into_iter()
             .partition(|p| matches!(p, Part::Result(_)));
@@ -158,7 +189,8 @@ fn read_turn(transcript: &mut Transcript, position: usize, turn: &TurnView<'_>) 
     turn_entries
 }
 
-/// The parts of a message that can be carried; a note for each that cannot.
+/// The parts of a message that can be carried; a note for each that cannot (`payload`:
+/// the payload's pointer in its turn).
 fn carried(message: Message, turn: usize, payload: &str, notes: &mut Vec<Note>) -> Vec<Part> {
     message
         .parts
@@ -221,10 +253,11 @@ fn pair(transcript: &mut Transcript) -> Vec<usize> {
     let Transcript {
         turns,
         indexes,
-        documents,
         notes,
+        closed,
         ..
     } = transcript;
+    *closed = true;
     let mut links: Vec<usize> = (0..turns.len()).collect();
     let mut open: Vec<OpenCall> = Vec::new();
     let mut answered: Vec<String> = Vec::new();
@@ -249,8 +282,9 @@ fn pair(transcript: &mut Transcript) -> Vec<usize> {
                         kept.push(Part::Call(call));
                     }
                     Part::Result(mut result) => {
-                        let Some(at) = answering(&open, &result.call_id, result.name.as_deref())
-                        else {
+                        let found = answering(&open, &result.call_id, result.name.as_deref());
+                        *closed &= found.is_some_and(|(_, by_id)| by_id);
+                        let Some((at, _)) = found else {
                             let what = match &result.call_id {
                                 Some(id) if answered.contains(id) => {
                                     format!("a second result for call `{id}` is left out")
@@ -265,7 +299,7 @@ fn pair(transcript: &mut Transcript) -> Vec<usize> {
                             };
                             notes.push(Note {
                                 turn: position,
-                                pointer: format!("/Turns/{}", documents[position]),
+                                pointer: String::new(),
                                 what,
                             });
                             continue;
@@ -287,18 +321,20 @@ fn pair(transcript: &mut Transcript) -> Vec<usize> {
     links
 }
 
-/// The open call a result answers: by id, else by name, else (a result with neither)
-/// the oldest.
-fn answering(open: &[OpenCall], id: &Option<String>, name: Option<&str>) -> Option<usize> {
+/// The open call a result answers, and whether by id: by id (the latest open call with
+/// that id, as ids used again answer the newest call), else by name (the oldest with
+/// that name), else (a result with neither) the oldest.
+fn answering(open: &[OpenCall], id: &Option<String>, name: Option<&str>) -> Option<(usize, bool)> {
     if let Some(id) = id
-        && let Some(at) = open.iter().position(|call| &call.id == id)
+        && let Some(at) = open.iter().rposition(|call| &call.id == id)
     {
-        return Some(at);
+        return Some((at, true));
     }
-    if let Some(name) = name {
-        return open.iter().position(|call| call.name == name);
-    }
-    (id.is_none() && !open.is_empty()).then_some(0)
+    let at = match name {
+        Some(name) => open.iter().position(|call| call.name == name),
+        None => (id.is_none() && !open.is_empty()).then_some(0),
+    };
+    at.map(|at| (at, false))
 }
 
 fn drop_unanswered(transcript: &mut Transcript, open: &[OpenCall]) {
@@ -310,7 +346,7 @@ fn drop_unanswered(transcript: &mut Transcript, open: &[OpenCall]) {
         }
         transcript.notes.push(Note {
             turn: call.turn,
-            pointer: format!("/Turns/{}", transcript.documents[call.turn]),
+            pointer: String::new(),
             what: format!(
                 "call `{}` of `{}` is left out: the history holds no result for it",
                 call.id, call.name

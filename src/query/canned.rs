@@ -319,6 +319,35 @@ pub const PAYLOADS: CannedQuery = CannedQuery {
     one_session: true,
 };
 
+/// `newest-payloads`: a session's newest turns with their payloads as stored.
+pub const NEWEST_PAYLOADS: CannedQuery = CannedQuery {
+    name: "newest-payloads",
+    summary: "a session's newest turns (and its first) in order: index, payloads, turn counts",
+    parameters: &[
+        SESSION_REQUIRED,
+        Parameter {
+            name: "until",
+            variable: Some("until"),
+            kind: ParameterKind::Count,
+            required: false,
+            default: None,
+            help: "only the turns up to this turn index",
+        },
+        count("32"),
+    ],
+    sparql: include_str!("../../queries/newest-payloads.rq"),
+    one_session: true,
+};
+
+/// `turn-places`: where a session's turns sit in its document.
+pub const TURN_PLACES: CannedQuery = CannedQuery {
+    name: "turn-places",
+    summary: "a session's turns in order: index and IRI (ending in the turn's place in the document)",
+    parameters: &[SESSION_REQUIRED],
+    sparql: include_str!("../../queries/turn-places.rq"),
+    one_session: true,
+};
+
 /// `search`: turns whose prompt or answer text contains a text.
 pub const SEARCH: CannedQuery = CannedQuery {
     name: "search",
@@ -535,6 +564,8 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     SESSIONS,
     TRANSCRIPT,
     PAYLOADS,
+    NEWEST_PAYLOADS,
+    TURN_PLACES,
     SEARCH,
     USER_STATE,
     INSTRUCTIONS,

@@ -34,7 +34,8 @@ pub enum ParameterKind {
     Text,
     /// A `SessionID`, bound as the session's work-session IRI (the store's template).
     WorkSession,
-    /// A non-negative integer: the number of rows.
+    /// A non-negative integer: the number of rows (a `LIMIT`), or, bound to a variable,
+    /// an `xsd:integer` such as a turn index.
     Count,
     /// An `xsd:dateTime` (a date alone means its midnight; no zone means UTC).
     DateTime,
@@ -207,7 +208,8 @@ impl BoundValue {
     pub(super) fn into_term(self) -> Option<GroundTerm> {
         match self {
             Self::Term(term) => Some(term),
-            Self::Count(_) => None,
+            // A count bound to a variable (not a LIMIT) is an xsd:integer.
+            Self::Count(count) => Some(Literal::from(count).into()),
         }
     }
 }

@@ -10,6 +10,10 @@
 
 mod common;
 
+/// The allocator the `ihigraph` binary runs with (see its `main.rs`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use ihigraph::context::{ContextFormat, ContextOptions, session_context};
 use std::error::Error;
 use std::time::{Duration, Instant};

@@ -16,6 +16,7 @@ use ihigraph::query::DESIGN_RECENT_TURNS;
 use ihigraph::query::DESIGN_TOOL_INVOCATIONS;
 use ihigraph::query::INSTRUCTIONS;
 use ihigraph::query::MEMORY_ITEMS;
+use ihigraph::query::NEWEST_PAYLOADS;
 use ihigraph::query::PAYLOADS;
 use ihigraph::query::ParameterError;
 use ihigraph::query::RECENT_TURNS;
@@ -25,6 +26,7 @@ use ihigraph::query::SESSIONS;
 use ihigraph::query::TOOL_STATS;
 use ihigraph::query::TOOL_USAGE;
 use ihigraph::query::TRANSCRIPT;
+use ihigraph::query::TURN_PLACES;
 use ihigraph::query::USER_STATE;
 use ihigraph::query::{
     REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_TOOLS, REPORT_TURN_TIMES,
@@ -1108,11 +1110,32 @@ fn a_query_of_one_session_runs_over_that_sessions_graph_alone() {
             .iter()
             .all(|row| row[2].starts_with('{') && row[3].starts_with('{'))
     );
+    // Where each turn sits in the document: its IRI ends in its place.
+    let places = rows(&store, &TURN_PLACES, &abc);
+    assert_eq!(column(&places, 0), ["0", "1", "2", "3"]);
+    for (place, row) in places.iter().enumerate() {
+        let turn = format!("<{}/turn/{place}>", scheme.conversation("abc").as_str());
+        assert_eq!(row[1], turn);
+    }
+    // The newest turns and the first, with the session's turn counts (up to `until`).
+    let newest = rows(&store, &NEWEST_PAYLOADS, &abc.clone().count("n", 2));
+    assert_eq!(column(&newest, 0), ["0", "2", "3"]);
     assert!(
-        payloads
+        newest
             .iter()
-            .all(|row| row[4].starts_with(&format!("<{}/", scheme.conversation("abc").as_str())))
+            .all(|row| row[2].starts_with('{') && row[3].starts_with('{'))
     );
+    assert!(newest.iter().all(|row| row[4] == "4" && row[5] == "4"));
+    let until = abc.clone().count("n", 1).count("until", 1);
+    let early = rows(&store, &NEWEST_PAYLOADS, &until);
+    assert_eq!(column(&early, 0), ["0", "1"]);
+    assert!(early.iter().all(|row| row[4] == "2"));
+    let first = rows(
+        &store,
+        &NEWEST_PAYLOADS,
+        &abc.clone().count("n", 1).count("until", 0),
+    );
+    assert_eq!(column(&first, 0), ["0", "0"]);
     assert!(
         rows(
             &store,

@@ -14,6 +14,14 @@ use clap::Parser;
 use status::Status;
 use std::process::ExitCode;
 
+/// mimalloc, built with `override`: C's and C++'s `malloc` and `free` are mimalloc's
+/// too (RocksDB's, and the error strings Oxigraph frees through Rust's allocator), so
+/// that every part of the process allocates from one allocator. glibc's malloc took a
+/// third of the time of a context (`perf`); with mimalloc a context takes a quarter
+/// less.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     run().into()
 }

@@ -793,12 +793,17 @@ fn reused_ids_session(turns: usize) -> Value {
             if turn % 4 == 3 {
                 calls.clear();
             }
-            json!({"Role": "H-User",
-                "PRCPrompt": {"messages": messages},
-                "BKNResponse": {"choices": [{"message": {"role": "assistant", "content": format!("Looking up page {turn}."), "tool_calls": calls}}]}})
+            chat_turn(&messages, &format!("Looking up page {turn}."), &json!(calls))
         })
         .collect();
     session(&turns)
+}
+
+/// An OpenAI Chat turn: its new messages, and an answer with its text and calls.
+fn chat_turn(messages: &[Value], answer: &str, calls: &Value) -> Value {
+    json!({"Role": "H-User",
+        "PRCPrompt": {"messages": messages},
+        "BKNResponse": {"choices": [{"message": {"role": "assistant", "content": answer, "tool_calls": calls}}]}})
 }
 
 /// An OpenAI Chat session whose first answer calls `lookup` with id `x` and never gets
@@ -816,9 +821,7 @@ fn stale_call_session(turns: usize) -> Value {
             } else {
                 json!([])
             };
-            json!({"Role": "H-User",
-                "PRCPrompt": {"messages": messages},
-                "BKNResponse": {"choices": [{"message": {"role": "assistant", "content": format!("Answer {turn}."), "tool_calls": calls}}]}})
+            chat_turn(&messages, &format!("Answer {turn}."), &calls)
         })
         .collect();
     session(&turns)

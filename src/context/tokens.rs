@@ -100,18 +100,9 @@ impl Counter {
 
     /// [`Tokenizer::message_cost`], each distinct string tokenized once.
     pub(super) fn message_cost(&mut self, message: &Value) -> usize {
-        let named = message.get("name").is_some_and(Value::is_string);
-        TOKENS_PER_MESSAGE + self.strings_cost(message) + usize::from(named)
-    }
-
-    fn strings_cost(&mut self, value: &Value) -> usize {
-        match value {
-            Value::String(text) => self.count(text),
-            Value::Array(items) => items.iter().map(|item| self.strings_cost(item)).sum(),
-            Value::Object(members) => members.values().map(|v| self.strings_cost(v)).sum(),
-            Value::Number(number) => self.count(&number.to_string()),
-            Value::Bool(_) | Value::Null => 0,
-        }
+        // No count passes usize::MAX: this is the whole count.
+        self.cost_within([message], usize::MAX)
+            .unwrap_or(usize::MAX)
     }
 
     /// What messages cost together, if that is at most `limit`; `None` as soon as the
@@ -150,16 +141,8 @@ impl Counter {
         }
     }
 
-    fn count(&mut self, text: &str) -> usize {
-        let key = key(text);
-        let tokenizer = self.tokenizer;
-        *self
-            .counted
-            .entry(key)
-            .or_insert_with(|| tokenizer.count(text))
-    }
-
-    /// [`count`](Self::count), if at most `limit` (what is counted past it is not kept).
+    /// [`Tokenizer::count`], each distinct text counted once, if at most `limit` (what
+    /// is counted past it is not kept).
     fn count_within(&mut self, text: &str, limit: usize) -> Option<usize> {
         let key = key(text);
         if let Some(&count) = self.counted.get(&key) {

@@ -11,6 +11,7 @@ use ihigraph::HistoryStore;
 use ihigraph::check_document;
 use ihigraph::generate::GenerateOptions;
 use ihigraph::generate::generate;
+use ihigraph::integrity::verify;
 use ihigraph::rdf::SessionGraph;
 use ihigraph::rdf::map_history;
 use ihigraph::store::WriteOutcome;
@@ -132,6 +133,110 @@ fn write_sessions_loads_new_sessions_and_replaces_or_keeps_stored_ones() {
         store.history(id).unwrap().m_instance_id,
         "m-instance/changed"
     );
+}
+
+#[test]
+fn a_session_writer_dropped_uncommitted_stores_none_of_its_new_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let documents = corpus(6);
+    let store = HistoryStore::open(dir.path(), &Default::default()).unwrap();
+    store
+        .write_session(&session(&store, &documents[0]))
+        .unwrap();
+    let mut changed = documents[0].clone();
+    changed["MInstanceID"] = json!("m-instance/changed");
+
+    // Dropped uncommitted: none of the new sessions is stored; a replacement is, at once.
+    let mut writer = store.session_writer();
+    let outcomes = writer
+        .write(vec![
+            session(&store, &documents[1]),
+            session(&store, &changed),
+        ])
+        .unwrap();
+    assert_eq!(
+        outcomes,
+        vec![
+            FRESH,
+            WriteOutcome {
+                replaced: true,
+                unchanged: false
+            }
+        ]
+    );
+    writer.write(vec![session(&store, &documents[2])]).unwrap();
+    assert_eq!(writer.waiting(), 2);
+    assert_eq!(store.session_count().unwrap(), 1);
+    drop(writer);
+    let ids = |store: &HistoryStore| -> Vec<String> {
+        store
+            .sessions()
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect()
+    };
+    assert_eq!(
+        ids(&store),
+        vec![documents[0]["SessionID"].as_str().unwrap()]
+    );
+    let id = documents[0]["SessionID"].as_str().unwrap();
+    assert_eq!(
+        store.history(id).unwrap().m_instance_id,
+        "m-instance/changed"
+    );
+    let report = verify(&store, &[], &|_, _| {}).unwrap();
+    assert!(report.holds() && report.checks.len() == 1, "{report:?}");
+}
+
+#[test]
+fn a_session_writer_shows_new_sessions_at_its_commit_and_a_session_again_replaces() {
+    let dir = tempfile::tempdir().unwrap();
+    let documents = corpus(6);
+    let store = HistoryStore::open(dir.path(), &Default::default()).unwrap();
+    store
+        .write_session(&session(&store, &documents[0]))
+        .unwrap();
+    // All of them at once, each with its fingerprint record; a session given again
+    // while it waits commits what waits, and its later version replaces it.
+    let mut writer = store.session_writer();
+    writer
+        .write((1..4).map(|i| session(&store, &documents[i])).collect())
+        .unwrap();
+    assert_eq!(store.session_count().unwrap(), 1);
+    let mut later = documents[2].clone();
+    later["UEnvironmentID"] = json!("u-env/later");
+    let outcomes = writer
+        .write(vec![
+            session(&store, &later),
+            session(&store, &documents[4]),
+        ])
+        .unwrap();
+    assert_eq!(
+        outcomes,
+        vec![
+            WriteOutcome {
+                replaced: true,
+                unchanged: false
+            },
+            FRESH,
+        ]
+    );
+    assert_eq!(
+        store.session_count().unwrap(),
+        4,
+        "what waited was committed"
+    );
+    assert_eq!(writer.waiting(), 1);
+    writer.commit().unwrap();
+    assert_eq!(store.session_count().unwrap(), 5);
+    let id = later["SessionID"].as_str().unwrap();
+    assert_eq!(
+        serde_json::to_value(store.history(id).unwrap()).unwrap(),
+        later
+    );
+    let report = verify(&store, &[], &|_, _| {}).unwrap();
+    assert!(report.holds() && report.checks.len() == 5, "{report:?}");
 }
 
 #[test]

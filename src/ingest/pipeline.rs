@@ -1,6 +1,6 @@
 //! The ingest pipeline: one thread reads, checks and maps documents; the caller's thread
-//! writes their sessions in batches of about `batch_quads` quads (see
-//! [`HistoryStore::write_sessions`]) and reports each step to a sink.
+//! writes their sessions through a [`SessionWriter`], in batches of about `batch_quads`
+//! quads made visible together, and reports each step to a sink.
 
 use super::{BatchError, IngestError, PreparedDocument, prepare_document, prepare_history};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
@@ -10,13 +10,18 @@ use crate::import::{
 use crate::model::InteractionHistory;
 use crate::rdf::SessionGraph;
 use crate::read::{InputDocument, InputPath, Origin, STDIN_PATH, input_paths, read_documents};
-use crate::store::HistoryStore;
+use crate::store::{HistoryStore, SessionWriter, StoreError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
-/// Quads written per batch unless [`Ingest::batch_quads`] says otherwise.
-pub const DEFAULT_BATCH_QUADS: usize = 100_000;
+/// Quads made visible together (one atomic step of the store) unless
+/// [`Ingest::batch_quads`] says otherwise.
+pub const DEFAULT_BATCH_QUADS: usize = 10_000_000;
+
+/// Quads given to the store's loader at a time, at most: the embedded store sorts each
+/// such part in memory, so that memory stays bounded whatever the batch.
+const LOADED_QUADS: usize = 100_000;
 
 /// Documents prepared ahead of the writer: enough to keep it busy, few enough that
 /// memory does not grow with the input.
@@ -136,9 +141,10 @@ impl<'a> Ingest<'a> {
         Self { options, ..self }
     }
 
-    /// About how many quads each batch holds: each batch is added to the store in one
-    /// atomic step (bigger batches are faster and take more memory; each session is
-    /// always stored whole).
+    /// About how many quads each batch holds: the new sessions of a batch become
+    /// visible together, in one atomic step of the store (bigger batches leave the
+    /// store less to merge and are faster; a crash loses the batch under way; each
+    /// session is always stored whole or not at all). Memory does not grow with it.
     pub fn batch_quads(self, batch_quads: usize) -> Self {
         Self {
             batch_quads,
@@ -250,7 +256,7 @@ impl<'a> Ingest<'a> {
                         if self.cancelled() {
                             return false;
                         }
-                        let step = match produced {
+                        let mut step = match produced {
                             Produced::Input(input) => Step::Document(prepare_document(
                                 input.origin,
                                 input.value,
@@ -263,6 +269,15 @@ impl<'a> Ingest<'a> {
                             Produced::Refused(document) => Step::Document(document),
                             Produced::Note(origin, note) => Step::Note(origin, note),
                         };
+                        // The fingerprint is taken here, beside the writer; should it
+                        // fail, the store tries again and says why.
+                        if let Step::Document(PreparedDocument {
+                            session: Some(session),
+                            ..
+                        }) = &mut step
+                        {
+                            let _ = session.take_fingerprint();
+                        }
                         sender.send(step).is_ok()
                     });
                 })
@@ -356,20 +371,36 @@ fn imported(event: ImportEvent<'_>, send: &mut dyn FnMut(Produced) -> bool) -> b
     }
 }
 
-/// Accepted sessions waiting to be written together, and where each came from.
+/// Accepted sessions waiting to go to the store's loader, and where each came from.
 #[derive(Default)]
-struct Batch {
+struct Part {
     sessions: Vec<SessionGraph>,
     origins: Vec<Origin>,
     quads: usize,
 }
 
-/// Takes prepared documents in order, reports them, and writes their sessions in
-/// batches.
+/// The batch being written: given to the loader, not yet committed.
+#[derive(Default)]
+struct Pending {
+    /// Where its first session came from, and its id.
+    first: Option<(Origin, String)>,
+    /// Where its last session came from.
+    last: Option<Origin>,
+    sessions: usize,
+    turns: usize,
+    quads: usize,
+}
+
+/// Takes prepared documents in order, reports them, and writes their sessions: in
+/// parts of at most [`LOADED_QUADS`] quads given to the store's loader, which sorts
+/// each part while the next is prepared, and in batches of about `batch_quads` quads
+/// made visible together.
 struct Writer<'a, S> {
     store: &'a HistoryStore,
+    sessions: SessionWriter<'a>,
     batch_quads: usize,
-    batch: Batch,
+    part: Part,
+    pending: Pending,
     summary: IngestSummary,
     sink: S,
 }
@@ -378,8 +409,10 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
     fn new(store: &'a HistoryStore, batch_quads: usize, sink: S) -> Self {
         Self {
             store,
+            sessions: store.session_writer(),
             batch_quads,
-            batch: Batch::default(),
+            part: Part::default(),
+            pending: Pending::default(),
             summary: IngestSummary::default(),
             sink,
         }
@@ -408,37 +441,42 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
                 }
             }
             Some(session) => {
-                self.batch.quads += session.quads.len();
-                self.batch.sessions.push(session);
-                self.batch.origins.push(origin);
+                self.part.quads += session.quads.len();
+                self.part.sessions.push(session);
+                self.part.origins.push(origin);
             }
         }
-        if self.batch.quads >= self.batch_quads {
-            self.write_batch()?;
+        if self.part.quads >= self.batch_quads.min(LOADED_QUADS) {
+            self.load_part()?;
+        }
+        if self.pending.quads >= self.batch_quads {
+            self.commit()?;
         }
         Ok(())
     }
 
-    fn write_batch(&mut self) -> Result<(), IngestError> {
-        let Batch {
+    /// Gives the part's sessions to the store (new ones to its loader).
+    fn load_part(&mut self) -> Result<(), IngestError> {
+        let Part {
             sessions, origins, ..
-        } = std::mem::take(&mut self.batch);
+        } = std::mem::take(&mut self.part);
         let (Some(first), Some(last)) = (origins.first(), origins.last()) else {
             return Ok(());
         };
-        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
+        let first = (first.clone(), sessions[0].session_id.clone());
         let turns: usize = sessions.iter().map(|s| s.turn_count).sum();
         let quads: usize = sessions.iter().map(|s| s.quads.len()).sum();
-        let outcomes = self.store.write_sessions(sessions).map_err(|source| {
-            IngestError::Batch(Box::new(BatchError {
-                first: first.clone(),
-                last: last.clone(),
-                first_session: ids[0].clone(),
-                sessions: ids.len(),
-                stored: self.summary.sessions,
-                source,
-            }))
-        })?;
+        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
+        let pending = &mut self.pending;
+        pending.first.get_or_insert(first);
+        pending.last = Some(last.clone());
+        pending.sessions += ids.len();
+        pending.turns += turns;
+        pending.quads += quads;
+        let outcomes = match self.sessions.write(sessions) {
+            Ok(outcomes) => outcomes,
+            Err(source) => return Err(self.batch_error(source)),
+        };
         for ((origin, id), outcome) in origins.iter().zip(&ids).zip(outcomes) {
             if outcome.replaced {
                 (self.sink)(IngestEvent::Replaced {
@@ -451,20 +489,50 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
                 self.summary.unchanged += 1;
             }
         }
-        self.summary.sessions += ids.len();
-        self.summary.turns += turns;
-        self.summary.quads += quads;
+        Ok(())
+    }
+
+    /// Makes the batch visible, and reports it.
+    fn commit(&mut self) -> Result<(), IngestError> {
+        let Some(last) = self.pending.last.clone() else {
+            return Ok(());
+        };
+        let writer = std::mem::replace(&mut self.sessions, self.store.session_writer());
+        if let Err(source) = writer.commit() {
+            return Err(self.batch_error(source));
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.summary.sessions += pending.sessions;
+        self.summary.turns += pending.turns;
+        self.summary.quads += pending.quads;
         (self.sink)(IngestEvent::Written {
-            last,
+            last: &last,
             sessions: self.summary.sessions,
             quads: self.summary.quads,
         });
         Ok(())
     }
 
+    /// The error of a batch that could not be written.
+    fn batch_error(&mut self, source: StoreError) -> IngestError {
+        let pending = std::mem::take(&mut self.pending);
+        let Some((first, first_session)) = pending.first else {
+            return IngestError::Store(source);
+        };
+        IngestError::Batch(Box::new(BatchError {
+            last: pending.last.unwrap_or_else(|| first.clone()),
+            first,
+            first_session,
+            sessions: pending.sessions,
+            stored: self.summary.sessions,
+            source,
+        }))
+    }
+
     /// Writes what is left and gives the totals.
     fn finish(mut self) -> Result<IngestSummary, IngestError> {
-        self.write_batch()?;
+        self.load_part()?;
+        self.commit()?;
         Ok(self.summary)
     }
 }

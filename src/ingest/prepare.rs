@@ -70,17 +70,15 @@ pub fn prepare_history(
     }
 }
 
-/// The session graph of a checked history, with its fingerprint, its mapping warnings
-/// added to `diagnostics`.
+/// The session graph of a checked history, its mapping warnings added to `diagnostics`
+/// (its fingerprint is left to the writer, or to the ingest pipeline's preparing
+/// thread: `validate` has no use for it).
 fn map_checked(
     history: &InteractionHistory,
     scheme: &IriScheme,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> SessionGraph {
-    let mut session = map_history(history, scheme);
-    // The fingerprint is taken here, beside the writer; should it fail, the store tries
-    // again and says why.
-    let _ = session.take_fingerprint();
+    let session = map_history(history, scheme);
     diagnostics.extend(session.warnings.iter().map(|warning| Diagnostic {
         severity: Severity::Warning,
         place: Place::Pointer(warning.pointer.clone()),

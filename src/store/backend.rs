@@ -69,6 +69,15 @@ pub trait Backend: Send + Sync {
     /// in one step adds the last graph after all the others.
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError>;
 
+    /// A loader of new graphs, for many [`add_graphs`](Self::add_graphs) made visible
+    /// together: what it is given appears at its [`commit`](GraphLoader::commit), in one
+    /// atomic step where the backend can (the embedded store), and nothing of it if it
+    /// is dropped first. By default each of its `add_graphs` is one step of the backend's
+    /// own, and its commit has nothing left to do.
+    fn loader(&self) -> Box<dyn GraphLoader + '_> {
+        Box::new(EachStep(self))
+    }
+
     /// Empties `graphs` and adds `quads`, in one atomic step.
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError>;
 
@@ -106,5 +115,28 @@ pub trait Backend: Send + Sync {
             backend: self.location(),
             what: "make a backup",
         })
+    }
+}
+
+/// New graphs added in steps and made visible together: see [`Backend::loader`].
+pub trait GraphLoader {
+    /// Adds quads to graphs that hold none yet, as [`Backend::add_graphs`] does; they may
+    /// stay out of sight until [`commit`](Self::commit).
+    fn add_graphs(&mut self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError>;
+
+    /// Makes everything added visible.
+    fn commit(self: Box<Self>) -> Result<(), StoreError>;
+}
+
+/// The default loader: every `add_graphs` is a step of the backend's own.
+pub(super) struct EachStep<'a, B: ?Sized>(pub(super) &'a B);
+
+impl<B: Backend + ?Sized> GraphLoader for EachStep<'_, B> {
+    fn add_graphs(&mut self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
+        self.0.add_graphs(graphs)
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        Ok(())
     }
 }

@@ -4,10 +4,10 @@
 //! replacements and deletions are transactions.
 
 use super::StoreError;
-use super::backend::{Backend, Capabilities, QuadStream};
+use super::backend::{Backend, Capabilities, EachStep, GraphLoader, QuadStream};
 use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
-use oxigraph::store::{StorageError, Store};
+use oxigraph::store::{BulkLoader, StorageError, Store};
 use spargebra::algebra::GraphPattern;
 use spargebra::term::TriplePattern;
 use spargebra::{Query, Update};
@@ -108,13 +108,22 @@ impl Backend for Embedded {
     }
 
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
-        if graphs.is_empty() {
-            return Ok(());
+        let mut loading = Box::new(BulkLoading(self.store.bulk_loader()));
+        loading.add_graphs(graphs)?;
+        loading.commit()
+    }
+
+    /// On disk, Oxigraph's bulk loader: each `add_graphs` is sorted into table files on
+    /// a thread of its own (two at a time, so that the caller goes on meanwhile), and
+    /// the commit adds all of them to RocksDB in one atomic step; dropped uncommitted,
+    /// it deletes its files and leaves the store as it was. In memory, where the bulk
+    /// loader is a transaction held open (and would shut out every other write until
+    /// its commit), each `add_graphs` is a step of its own.
+    fn loader(&self) -> Box<dyn GraphLoader + '_> {
+        if self.path.is_none() {
+            return Box::new(EachStep(self));
         }
-        let mut loader = self.store.bulk_loader();
-        loader.load_quads(graphs.into_iter().flatten())?;
-        loader.commit()?;
-        Ok(())
+        Box::new(BulkLoading(self.store.bulk_loader()))
     }
 
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError> {
@@ -213,6 +222,22 @@ impl std::fmt::Debug for Embedded {
         f.debug_struct("Embedded")
             .field("location", &self.location())
             .finish_non_exhaustive()
+    }
+}
+
+/// The embedded store's [`GraphLoader`].
+struct BulkLoading<'a>(BulkLoader<'a>);
+
+impl GraphLoader for BulkLoading<'_> {
+    fn add_graphs(&mut self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
+        if graphs.iter().any(|graph| !graph.is_empty()) {
+            self.0.load_quads(graphs.into_iter().flatten())?;
+        }
+        Ok(())
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        Ok(self.0.commit()?)
     }
 }
 

@@ -7,6 +7,7 @@
 //! The records are the store's bookkeeping, outside every session graph, so that no
 //! fingerprint covers another.
 
+use super::backend::GraphLoader;
 use super::{HistoryStore, StoreError, data_block, replace_data};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, SessionGraph, fingerprint};
@@ -126,10 +127,15 @@ impl HistoryStore {
         Ok(digest == Some(written(session)?.digest.as_str()))
     }
 
-    /// Adds sessions not in the store yet in one atomic step of the backend, with their
-    /// fingerprint records in the same step where the backend gives back what it is
-    /// given (after any record left of a graph dropped behind ihigraph's back).
-    pub(super) fn add_fresh(&self, sessions: Vec<SessionGraph>) -> Result<(), StoreError> {
+    /// Adds sessions not in the store yet through `loader`, with their fingerprint
+    /// records beside them where the backend gives back what it is given (after any
+    /// record left of a graph dropped behind ihigraph's back); on another backend, in
+    /// a step of their own, each record taken from what the server gives back.
+    pub(super) fn add_fresh(
+        &self,
+        loader: &mut dyn GraphLoader,
+        sessions: Vec<SessionGraph>,
+    ) -> Result<(), StoreError> {
         if sessions.is_empty() {
             return Ok(());
         }
@@ -162,7 +168,7 @@ impl HistoryStore {
         let mut graphs: Vec<Vec<Quad>> =
             sessions.into_iter().map(|session| session.quads).collect();
         graphs.push(records);
-        self.backend.add_graphs(graphs)
+        loader.add_graphs(graphs)
     }
 
     /// Replaces the records of the records' graphs by them, in one update.

@@ -12,14 +12,16 @@ mod fingerprints;
 mod parallel;
 mod remote;
 mod settings;
+mod writer;
 
-pub use backend::{Backend, Capabilities, QuadStream};
+pub use backend::{Backend, Capabilities, GraphLoader, QuadStream};
 pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
 pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOptions};
 pub use settings::SchemeRequest;
+pub use writer::SessionWriter;
 
 use crate::model::InteractionHistory;
 use crate::query::{Arguments, CannedQuery, set_dataset, set_named_graphs};
@@ -164,14 +166,9 @@ impl HistoryStore {
         })
     }
 
-    /// Writes many sessions at once, as `ingest` does: the sessions not yet in the store
-    /// are added together in one atomic step (the backend's fast path), with their
-    /// fingerprint records on the embedded store; sessions already stored are replaced
-    /// or left unchanged as [`write_session`](Self::write_session) does. Each session is
-    /// written whole or not at all: after an error or a crash, some sessions of the batch
-    /// may be stored, each of them complete. A session given
-    /// twice is written twice, the later one replacing the earlier. The outcomes are in
-    /// the order of `sessions`.
+    /// Writes many sessions at once: [`session_writer`](Self::session_writer), its
+    /// [`write`](SessionWriter::write) and its [`commit`](SessionWriter::commit). The
+    /// outcomes are in the order of `sessions`.
     ///
     /// ```
     /// use ihigraph::check::{CheckOptions, check_document};
@@ -192,35 +189,15 @@ impl HistoryStore {
         &self,
         sessions: Vec<SessionGraph>,
     ) -> Result<Vec<WriteOutcome>, StoreError> {
-        let mut outcomes = Vec::with_capacity(sessions.len());
-        let names: Vec<NamedNode> = sessions.iter().map(|s| s.graph.clone()).collect();
-        let mut stored = self.backend.graphs_holding_quads(&names)?;
-        let mut fresh: Vec<SessionGraph> = Vec::new();
-        let mut fresh_graphs: HashSet<NamedNode> = HashSet::new();
-        for session in sessions {
-            if fresh_graphs.contains(&session.graph) {
-                self.add_fresh(std::mem::take(&mut fresh))?;
-                stored.extend(fresh_graphs.drain());
-            }
-            if stored.contains(&session.graph) {
-                let outcome = self.write_known(&session, true)?;
-                if outcome.unchanged && !self.recorded_as_written(&session)? {
-                    // Stored without its record, or with an older one (a crash between
-                    // the two, or an older ihigraph): recorded again.
-                    self.record_written(&[&session])?;
-                }
-                outcomes.push(outcome);
-            } else {
-                fresh_graphs.insert(session.graph.clone());
-                fresh.push(session);
-                outcomes.push(WriteOutcome {
-                    replaced: false,
-                    unchanged: false,
-                });
-            }
-        }
-        self.add_fresh(fresh)?;
+        let mut writer = self.session_writer();
+        let outcomes = writer.write(sessions)?;
+        writer.commit()?;
         Ok(outcomes)
+    }
+
+    /// A writer of many sessions, as `ingest` writes them: see [`SessionWriter`].
+    pub fn session_writer(&self) -> SessionWriter<'_> {
+        SessionWriter::new(self)
     }
 
     /// Whether the session's graph holds exactly the session's quads.

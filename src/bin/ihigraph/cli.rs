@@ -281,9 +281,10 @@ pub struct IngestArgs {
     pub from: String,
     #[command(flatten)]
     pub import: ImportArgs,
-    /// Quads written per batch: each batch is added to the store in one atomic step
-    /// (bigger batches are faster and take more memory; each session is always
-    /// stored whole).
+    /// Quads per batch: the new sessions of a batch become visible together, in one
+    /// atomic step (bigger batches leave the store less to merge and are faster; a
+    /// crash loses the batch under way; each session is always stored whole or not
+    /// at all). Memory does not grow with it.
     #[arg(long, default_value_t = ihigraph::ingest::DEFAULT_BATCH_QUADS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_quads: usize,

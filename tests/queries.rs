@@ -88,8 +88,13 @@ fn odd_store() -> HistoryStore {
     let timestamp =
         NamedNode::new("https://jido.ai/ontology/conversation-history#timestamp").unwrap();
     let earlier = Literal::new_typed_literal("2026-01-02T08:00:00Z", xsd::DATE_TIME);
-    raw.insert(QuadRef::new(&turn, &timestamp, &earlier, &graph))
+    // Through ihigraph's update, which drops the graph's digest of its newest turns.
+    store
+        .update(&format!(
+            "INSERT DATA {{ GRAPH {graph} {{ {turn} {timestamp} {earlier} }} }}"
+        ))
         .unwrap();
+    drop(raw);
     store
 }
 
@@ -166,6 +171,101 @@ fn recent_turns_give_one_row_per_turn_whatever_the_timestamps() {
     assert_eq!(column(&turns, 0), ["3", "2", "1", "0"]);
     // Turn 0 has two absolute times: the earliest is the turn's time.
     assert_eq!(turns[3][2], "2026-01-02T08:00:00Z");
+}
+
+/// Every session's `recent-turns`, for several `n`, as rows of terms.
+fn recent_turns_of_all(store: &HistoryStore, counts: &[u64]) -> Vec<Vec<Vec<Option<Term>>>> {
+    let mut all = Vec::new();
+    for (id, _) in store.sessions().unwrap() {
+        for n in counts {
+            let QueryResults::Solutions(solutions) = store
+                .run(&RECENT_TURNS, &session(&id).count("n", *n))
+                .unwrap()
+            else {
+                panic!("recent-turns is a SELECT query")
+            };
+            let variables = solutions.variables().to_vec();
+            assert_eq!(
+                variables
+                    .iter()
+                    .map(oxigraph::model::Variable::as_str)
+                    .collect::<Vec<_>>(),
+                ["turnIndex", "role", "time", "promptText", "answerText"]
+            );
+            all.push(
+                solutions
+                    .map(|solution| {
+                        let solution = solution.unwrap();
+                        variables.iter().map(|v| solution.get(v).cloned()).collect()
+                    })
+                    .collect(),
+            );
+        }
+    }
+    all
+}
+
+#[test]
+fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
+    // Sessions of 1 to 30 turns, texts in several scripts, the examples, and odd ids.
+    let (store, raw) = examples_store_with_raw();
+    for document in ihigraph::generate::generate(ihigraph::generate::GenerateOptions {
+        sessions: 40,
+        seed: 5,
+        min_turns: 1,
+        max_turns: 30,
+    }) {
+        ingest(&store, &document);
+    }
+    let mut odd = example("code-review-abc.json");
+    odd["SessionID"] = json!(ODD_ID);
+    ingest(&store, &odd);
+    let sessions = store.sessions().unwrap().len();
+    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
+    let digests = raw
+        .quads_for_pattern(None, Some(digest.as_ref()), None, None)
+        .count();
+    assert_eq!(digests, sessions, "every session graph keeps its digest");
+
+    let counts = [0, 1, 3, 9, 10, 11, 40];
+    let from_digests = recent_turns_of_all(&store, &counts);
+    assert!(from_digests.iter().any(|rows| rows.len() == 10));
+    // The same update drops every digest: the query itself answers.
+    store
+        .update("PREFIX ihi: <https://w3id.org/ihigraph/ontology#> DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ihi:sessionId ?id ; ?p ?o } FILTER (?p = <urn:nothing>) }")
+        .unwrap();
+    assert_eq!(
+        raw.quads_for_pattern(None, Some(digest.as_ref()), None, None)
+            .count(),
+        0,
+        "an update whose template names a graph variable drops every digest"
+    );
+    assert_eq!(recent_turns_of_all(&store, &counts), from_digests);
+}
+
+#[test]
+fn an_update_drops_the_digests_of_the_graphs_it_names_only() {
+    let (store, raw) = examples_store_with_raw();
+    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
+    let digests = || {
+        raw.quads_for_pattern(None, Some(digest.as_ref()), None, None)
+            .map(|quad| quad.unwrap().graph_name.to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    assert_eq!(digests().len(), 4);
+    let graph = store.scheme().session_graph("abc");
+    store
+        .update(&format!(
+            "INSERT DATA {{ GRAPH {graph} {{ <urn:a> <urn:b> \"c\" }} GRAPH <urn:elsewhere> {{ <urn:a> <urn:b> \"c\" }} }}"
+        ))
+        .unwrap();
+    assert_eq!(digests().len(), 3);
+    assert!(!digests().contains(&graph.to_string()));
+    // The query answers for that session, and the others keep theirs.
+    assert_eq!(
+        column(&rows(&store, &RECENT_TURNS, &session("abc")), 0),
+        ["3", "2", "1", "0"]
+    );
 }
 
 #[test]

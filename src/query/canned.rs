@@ -13,6 +13,7 @@ use super::patterns::{fill_values_row, set_limit, set_named_graphs};
 use super::{Argument, Arguments, Parameter, ParameterError, ParameterKind};
 use crate::rdf::IriScheme;
 use oxrdf::Literal;
+use spargebra::term::GroundTerm;
 use spargebra::{Query, SparqlParser};
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
@@ -70,21 +71,7 @@ impl CannedQuery {
         }
         let mut row = Vec::new();
         let mut limit = None;
-        for parameter in self.parameters {
-            let value = match (arguments.get(parameter.name), parameter.default) {
-                (Some(argument), _) => Some(self.value(parameter, argument, scheme)?),
-                (None, Some(default)) => {
-                    Some(self.value(parameter, &Argument::Raw(default.to_owned()), scheme)?)
-                }
-                (None, None) if parameter.required => {
-                    return Err(ParameterError::MissingParameter {
-                        query: self.name,
-                        name: parameter.name,
-                        expected: parameter.kind.expected(),
-                    });
-                }
-                (None, None) => None,
-            };
+        for (parameter, value) in self.parameters.iter().zip(self.values(arguments, scheme)?) {
             match (parameter.variable, value) {
                 (Some(variable), value) => {
                     row.push((variable, value.and_then(BoundValue::into_term)));
@@ -127,6 +114,35 @@ impl CannedQuery {
                     .expect("canned queries parse (tested)")
             })
             .clone()
+    }
+
+    /// Each parameter's value, in the order of [`parameters`](Self::parameters): the
+    /// argument given, else the default, else none; an error for an argument that does
+    /// not fit or a required one missing.
+    pub(crate) fn values(
+        &self,
+        arguments: &Arguments,
+        scheme: &IriScheme,
+    ) -> Result<Vec<Option<BoundValue>>, ParameterError> {
+        self.parameters
+            .iter()
+            .map(
+                |parameter| match (arguments.get(parameter.name), parameter.default) {
+                    (Some(argument), _) => Ok(Some(self.value(parameter, argument, scheme)?)),
+                    (None, Some(default)) => Ok(Some(self.value(
+                        parameter,
+                        &Argument::Raw(default.to_owned()),
+                        scheme,
+                    )?)),
+                    (None, None) if parameter.required => Err(ParameterError::MissingParameter {
+                        query: self.name,
+                        name: parameter.name,
+                        expected: parameter.kind.expected(),
+                    }),
+                    (None, None) => Ok(None),
+                },
+            )
+            .collect()
     }
 
     fn value(
@@ -254,6 +270,28 @@ pub const RECENT_TURNS: CannedQuery = CannedQuery {
     sparql: include_str!("../../queries/recent-turns.rq"),
     one_session: false,
 };
+
+/// The columns of [`RECENT_TURNS`], in order.
+pub(crate) const RECENT_TURNS_COLUMNS: [&str; 5] =
+    ["turnIndex", "role", "time", "promptText", "answerText"];
+
+/// The `session` and `n` of a call of [`RECENT_TURNS`], checked as
+/// [`CannedQuery::bind`] checks them.
+pub(crate) fn recent_turns_arguments(
+    arguments: &Arguments,
+    scheme: &IriScheme,
+) -> Result<(String, u64), ParameterError> {
+    let values = RECENT_TURNS.values(arguments, scheme)?;
+    // Checked by `bind` for every argument, not only these two.
+    RECENT_TURNS.bind(arguments, scheme)?;
+    match values.as_slice() {
+        [
+            Some(BoundValue::Term(GroundTerm::Literal(session))),
+            Some(BoundValue::Count(n)),
+        ] => Ok((session.value().to_owned(), *n)),
+        _ => unreachable!("recent-turns takes a required text and a count with a default"),
+    }
+}
 
 /// `tool-usage`: tool invocations, newest first, one row per invocation.
 pub const TOOL_USAGE: CannedQuery = CannedQuery {

@@ -199,13 +199,13 @@ impl fmt::Display for Argument {
     }
 }
 
-pub(super) enum BoundValue {
+pub(crate) enum BoundValue {
     Term(GroundTerm),
     Count(u64),
 }
 
 impl BoundValue {
-    pub(super) fn into_term(self) -> Option<GroundTerm> {
+    pub(crate) fn into_term(self) -> Option<GroundTerm> {
         match self {
             Self::Term(term) => Some(term),
             // A count bound to a variable (not a LIMIT) is an xsd:integer.

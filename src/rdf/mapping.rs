@@ -94,6 +94,12 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
     for (position, turn) in history.turns.iter().enumerate() {
         mapper.turn(turn, position);
     }
+    if let Some(digest) = super::RecentTurns::of_quads(&mapper.out.quads) {
+        let conversation = mapper.conversation.clone();
+        mapper
+            .out
+            .add(&conversation, ihi::RECENT_TURNS, digest.literal());
+    }
     let mut warnings = mapper.warnings;
     warnings.extend(
         mapper

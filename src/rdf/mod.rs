@@ -1,6 +1,7 @@
 //! RDF: the vocabulary, the IRI scheme, the ontologies, and the mapping of a history to
 //! the quads of its session graph and back.
 
+mod digest;
 mod fingerprint;
 mod iri;
 mod mapping;
@@ -8,9 +9,10 @@ mod ontology;
 mod retrieve;
 pub mod vocab;
 
+pub use digest::{DIGEST_TURNS, RecentTurn, RecentTurns};
 pub use fingerprint::{
     FINGERPRINT_ALGORITHM, Fingerprint, FingerprintError, Manifest, PredicateChange,
-    PredicateLines, canonical_nquads, fingerprint, predicate_of,
+    PredicateLines, canonical_nquads, fingerprint, is_fingerprinted, predicate_of,
 };
 pub use iri::{
     DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,

@@ -5,6 +5,7 @@
 //! (checking, appending, ingesting pipelines live in [`ingest`](crate::ingest)).
 
 mod backend;
+mod digests;
 mod embedded;
 mod error;
 mod export;
@@ -13,6 +14,8 @@ mod parallel;
 mod remote;
 mod settings;
 mod writer;
+
+use digests::forget_digests;
 
 pub use backend::{Backend, Capabilities, GraphLoader, QuadStream};
 pub use embedded::Embedded;
@@ -24,17 +27,26 @@ pub use settings::SchemeRequest;
 pub use writer::SessionWriter;
 
 use crate::model::InteractionHistory;
-use crate::query::{Arguments, CannedQuery, set_dataset, set_named_graphs};
+use crate::query::{
+    Arguments, CannedQuery, RECENT_TURNS, RECENT_TURNS_COLUMNS, recent_turns_arguments,
+    set_dataset, set_named_graphs,
+};
 use crate::rdf::vocab::ihi;
-use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
-use oxigraph::model::{Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
-use oxigraph::sparql::{CancellationToken, QueryResults, QuerySolution, SparqlSyntaxError};
+use crate::rdf::{DIGEST_TURNS, IriScheme, RecentTurns, SessionGraph, rebuild_history};
+use oxigraph::model::{
+    Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Variable,
+};
+use oxigraph::sparql::{
+    CancellationToken, QueryResults, QuerySolution, QuerySolutionIter, SparqlSyntaxError,
+};
 use spargebra::Query;
 use spargebra::SparqlParser;
-use spargebra::algebra::QueryDataset;
+use spargebra::algebra::{GraphPattern, QueryDataset};
+use spargebra::term::TriplePattern;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What writing a session did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -386,10 +398,7 @@ impl HistoryStore {
         Ok(quads)
     }
 
-    fn select(
-        &self,
-        sparql: &str,
-    ) -> Result<oxigraph::sparql::QuerySolutionIter<'static>, StoreError> {
+    fn select(&self, sparql: &str) -> Result<QuerySolutionIter<'static>, StoreError> {
         let query = SparqlParser::new()
             .parse_query(sparql)
             .map_err(StoreError::QuerySyntax)?;
@@ -458,9 +467,13 @@ impl HistoryStore {
     /// hold for what ihigraph wrote. On the embedded store `LOAD` and `SERVICE` fail:
     /// Oxigraph is built without its HTTP client.
     pub fn update(&self, sparql: &str) -> Result<(), StoreError> {
-        let update = SparqlParser::new()
+        let mut update = SparqlParser::new()
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;
+        forget_digests(
+            &mut update,
+            &[self.scheme.memory_graph(), self.scheme.fingerprints_graph()],
+        );
         self.backend.update(update)
     }
 
@@ -507,8 +520,66 @@ impl HistoryStore {
         arguments: &Arguments,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
+        if query.name == RECENT_TURNS.name {
+            let (session, n) = recent_turns_arguments(arguments, &self.scheme)?;
+            if let Some(rows) = self.recent_turns_digest(&session, n)? {
+                return Ok(QueryResults::Solutions(QuerySolutionIter::from_tuples(
+                    Arc::from(RECENT_TURNS_COLUMNS.map(Variable::new_unchecked)),
+                    rows.into_iter().map(Ok),
+                )));
+            }
+        }
         let query = query.bind(arguments, &self.scheme)?;
         self.evaluate(query, false, cancel)
+    }
+
+    /// The rows of `recent-turns` for `n` turns of a session, from the digest of its
+    /// newest turns that its graph keeps (see [`RecentTurns`]): one lookup where the
+    /// query makes several a turn. `None` when the graph keeps no digest (a session
+    /// written by an older ihigraph), not one that reads, or not enough turns for `n`:
+    /// then the query runs.
+    fn recent_turns_digest(
+        &self,
+        session: &str,
+        n: u64,
+    ) -> Result<Option<Vec<Vec<Option<Term>>>>, StoreError> {
+        let Ok(n) = usize::try_from(n) else {
+            return Ok(None);
+        };
+        if n > DIGEST_TURNS {
+            // Only a session of fewer turns could be answered; the query is as fast.
+            return Ok(None);
+        }
+        let digest = Variable::new_unchecked("digest");
+        let query = Query::Select {
+            dataset: None,
+            pattern: GraphPattern::Graph {
+                name: self.scheme.session_graph(session).into(),
+                inner: Box::new(GraphPattern::Bgp {
+                    patterns: vec![TriplePattern {
+                        subject: self.scheme.conversation(session).into(),
+                        predicate: ihi::RECENT_TURNS.into_owned().into(),
+                        object: digest.clone().into(),
+                    }],
+                }),
+            },
+            base_iri: None,
+        };
+        let QueryResults::Solutions(solutions) = self.evaluate(query, false, None)? else {
+            return Ok(None);
+        };
+        let mut texts = Vec::new();
+        for solution in solutions {
+            if let Some(Term::Literal(text)) =
+                solution.map_err(StoreError::QueryEvaluation)?.get(&digest)
+            {
+                texts.push(text.value().to_owned());
+            }
+        }
+        let [text] = texts.as_slice() else {
+            return Ok(None);
+        };
+        Ok(RecentTurns::parse(text).and_then(|digest| digest.rows(n)))
     }
 }
 

@@ -135,14 +135,18 @@ fn write_sessions_loads_new_sessions_and_replaces_or_keeps_stored_ones() {
     );
 }
 
+/// An on-disk store holding one session.
+fn store_with_one(dir: &Path, document: &Value) -> HistoryStore {
+    let store = HistoryStore::open(dir, &Default::default()).unwrap();
+    store.write_session(&session(&store, document)).unwrap();
+    store
+}
+
 #[test]
 fn a_session_writer_dropped_uncommitted_stores_none_of_its_new_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let documents = corpus(6);
-    let store = HistoryStore::open(dir.path(), &Default::default()).unwrap();
-    store
-        .write_session(&session(&store, &documents[0]))
-        .unwrap();
+    let store = store_with_one(dir.path(), &documents[0]);
     let mut changed = documents[0].clone();
     changed["MInstanceID"] = json!("m-instance/changed");
 
@@ -193,10 +197,7 @@ fn a_session_writer_dropped_uncommitted_stores_none_of_its_new_sessions() {
 fn a_session_writer_shows_new_sessions_at_its_commit_and_a_session_again_replaces() {
     let dir = tempfile::tempdir().unwrap();
     let documents = corpus(6);
-    let store = HistoryStore::open(dir.path(), &Default::default()).unwrap();
-    store
-        .write_session(&session(&store, &documents[0]))
-        .unwrap();
+    let store = store_with_one(dir.path(), &documents[0]);
     // All of them at once, each with its fingerprint record; a session given again
     // while it waits commits what waits, and its later version replaces it.
     let mut writer = store.session_writer();

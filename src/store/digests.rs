@@ -1,42 +1,53 @@
 //! The digests of the newest turns (`ihi:recentTurns`, see [`RecentTurns`]) are derived
 //! from a session's turns and written with them. An update may change those turns behind
-//! the mapping: the digests of the graphs it may change are dropped in the same update,
+//! the mapping: the digests of the graphs it may change are removed in the same update,
 //! so that `recent-turns` then reads the turns themselves (until the session is written
 //! again, which writes its digest again).
 //!
 //! [`RecentTurns`]: crate::rdf::RecentTurns
 
+use super::{HistoryStore, StoreError, data_block};
 use crate::rdf::vocab::ihi;
 use oxigraph::model::NamedNode;
 use spargebra::term::{GraphName, GraphNamePattern};
 use spargebra::{GraphUpdateOperation, SparqlParser, Update};
 use std::collections::BTreeSet;
 
-/// Adds to `update` the removal of the digests of every named graph it may add to or
-/// remove from (of every graph, when a template's graph is a variable), but for the
-/// store's own graphs in `holding_none` (the memory and fingerprints graphs).
-pub(super) fn forget_digests(update: &mut Update, holding_none: &[NamedNode]) {
-    let removal = match touched_graphs(update) {
-        Touched::Some(mut graphs) => {
-            graphs.retain(|graph| !holding_none.contains(graph));
-            if graphs.is_empty() {
-                return;
+impl HistoryStore {
+    /// Adds to `update` the removal of the digests of every named graph it may add to
+    /// or remove from (of every graph, when a template's graph is a variable), but for
+    /// the store's own memory and fingerprints graphs. The digests are read first and
+    /// removed as data (`DELETE DATA`), the one form of removal every server reads
+    /// as spargebra writes it (Virtuoso refuses its `DELETE { GRAPH ... } WHERE`).
+    pub(super) fn forget_digests(&self, update: &mut Update) -> Result<(), StoreError> {
+        let own = [self.scheme.memory_graph(), self.scheme.fingerprints_graph()];
+        let filter = match touched_graphs(update) {
+            Touched::Some(mut graphs) => {
+                graphs.retain(|graph| !own.contains(graph));
+                if graphs.is_empty() {
+                    return Ok(());
+                }
+                let values: String = graphs.iter().map(|graph| format!("{graph} ")).collect();
+                format!("VALUES ?g {{ {values}}}")
             }
-            let values: String = graphs.iter().map(|graph| format!("{graph} ")).collect();
-            format!(
-                "DELETE {{ GRAPH ?g {{ ?c {digest} ?d }} }} WHERE {{ VALUES ?g {{ {values}}} GRAPH ?g {{ ?c {digest} ?d }} }}",
-                digest = ihi::RECENT_TURNS
-            )
+            Touched::Any => String::new(),
+        };
+        let mut digests = Vec::new();
+        for quad in self.select_quads(&format!(
+            "SELECT ?s ?p ?o ?g WHERE {{ {filter} GRAPH ?g {{ ?s {p} ?o }} BIND({p} AS ?p) }}",
+            p = ihi::RECENT_TURNS
+        ))? {
+            digests.push(quad);
         }
-        Touched::Any => format!(
-            "DELETE WHERE {{ GRAPH ?g {{ ?c {digest} ?d }} }}",
-            digest = ihi::RECENT_TURNS
-        ),
-    };
-    let removal = SparqlParser::new()
-        .parse_update(&removal)
-        .expect("the removal of digests is valid SPARQL: IRIs are written by their Display");
-    update.operations.extend(removal.operations);
+        if digests.is_empty() {
+            return Ok(());
+        }
+        let removal = SparqlParser::new()
+            .parse_update(&data_block("DELETE DATA", &digests))
+            .map_err(StoreError::QuerySyntax)?;
+        update.operations.extend(removal.operations);
+        Ok(())
+    }
 }
 
 /// The named graphs an update may change.

@@ -15,8 +15,6 @@ mod remote;
 mod settings;
 mod writer;
 
-use digests::forget_digests;
-
 pub use backend::{Backend, Capabilities, GraphLoader, QuadStream};
 pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
@@ -470,10 +468,7 @@ impl HistoryStore {
         let mut update = SparqlParser::new()
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;
-        forget_digests(
-            &mut update,
-            &[self.scheme.memory_graph(), self.scheme.fingerprints_graph()],
-        );
+        self.forget_digests(&mut update)?;
         self.backend.update(update)
     }
 

@@ -51,24 +51,6 @@ impl CannedQuery {
     /// parameter is of kind [`ParameterKind::WorkSession`], and into its graph for the
     /// `FROM NAMED` of a query that reads [one session](Self::one_session).
     pub fn bind(&self, arguments: &Arguments, scheme: &IriScheme) -> Result<Query, ParameterError> {
-        for (name, _) in &arguments.values {
-            if !self
-                .parameters
-                .iter()
-                .any(|parameter| parameter.name == name)
-            {
-                return Err(ParameterError::UnknownParameter {
-                    query: self.name,
-                    name: name.clone(),
-                    known: self
-                        .parameters
-                        .iter()
-                        .map(|parameter| parameter.name)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
-            }
-        }
         let mut row = Vec::new();
         let mut limit = None;
         for (parameter, value) in self.parameters.iter().zip(self.values(arguments, scheme)?) {
@@ -117,13 +99,31 @@ impl CannedQuery {
     }
 
     /// Each parameter's value, in the order of [`parameters`](Self::parameters): the
-    /// argument given, else the default, else none; an error for an argument that does
-    /// not fit or a required one missing.
+    /// argument given, else the default, else none; an error for an argument the query
+    /// does not take, one that does not fit, or a required one missing.
     pub(crate) fn values(
         &self,
         arguments: &Arguments,
         scheme: &IriScheme,
     ) -> Result<Vec<Option<BoundValue>>, ParameterError> {
+        for (name, _) in &arguments.values {
+            if !self
+                .parameters
+                .iter()
+                .any(|parameter| parameter.name == name)
+            {
+                return Err(ParameterError::UnknownParameter {
+                    query: self.name,
+                    name: name.clone(),
+                    known: self
+                        .parameters
+                        .iter()
+                        .map(|parameter| parameter.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
         self.parameters
             .iter()
             .map(
@@ -281,10 +281,7 @@ pub(crate) fn recent_turns_arguments(
     arguments: &Arguments,
     scheme: &IriScheme,
 ) -> Result<(String, u64), ParameterError> {
-    let values = RECENT_TURNS.values(arguments, scheme)?;
-    // Checked by `bind` for every argument, not only these two.
-    RECENT_TURNS.bind(arguments, scheme)?;
-    match values.as_slice() {
+    match RECENT_TURNS.values(arguments, scheme)?.as_slice() {
         [
             Some(BoundValue::Term(GroundTerm::Literal(session))),
             Some(BoundValue::Count(n)),

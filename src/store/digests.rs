@@ -32,13 +32,10 @@ impl HistoryStore {
             }
             Touched::Any => String::new(),
         };
-        let mut digests = Vec::new();
-        for quad in self.select_quads(&format!(
+        let digests = self.select_quads(&format!(
             "SELECT ?s ?p ?o ?g WHERE {{ {filter} GRAPH ?g {{ ?s {p} ?o }} BIND({p} AS ?p) }}",
             p = ihi::RECENT_TURNS
-        ))? {
-            digests.push(quad);
-        }
+        ))?;
         if digests.is_empty() {
             return Ok(());
         }

@@ -8,7 +8,6 @@ use super::backend::{Backend, Capabilities, EachStep, GraphLoader, QuadStream};
 use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::{BulkLoader, StorageError, Store};
-use spargebra::algebra::GraphPattern;
 use spargebra::term::TriplePattern;
 use spargebra::{Query, Update};
 use std::path::{Path, PathBuf};
@@ -190,20 +189,14 @@ impl Embedded {
     /// them, which makes reading a session about a fifth faster than `quads_for_pattern`.
     fn graph_triples(&self, graph: NamedNodeRef<'_>) -> Result<QuadStream<'_>, StoreError> {
         let [s, p, o] = ["s", "p", "o"].map(Variable::new_unchecked);
-        let query = Query::Select {
-            dataset: None,
-            pattern: GraphPattern::Graph {
-                name: graph.into_owned().into(),
-                inner: Box::new(GraphPattern::Bgp {
-                    patterns: vec![TriplePattern {
-                        subject: s.into(),
-                        predicate: p.into(),
-                        object: o.into(),
-                    }],
-                }),
+        let query = super::select_in_graph(
+            graph.into_owned(),
+            TriplePattern {
+                subject: s.into(),
+                predicate: p.into(),
+                object: o.into(),
             },
-            base_iri: None,
-        };
+        );
         let QueryResults::Solutions(solutions) = self.evaluate(query, false, None)? else {
             unreachable!("a SELECT query gives solutions")
         };
@@ -230,10 +223,8 @@ struct BulkLoading<'a>(BulkLoader<'a>);
 
 impl GraphLoader for BulkLoading<'_> {
     fn add_graphs(&mut self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
-        if graphs.iter().any(|graph| !graph.is_empty()) {
-            self.0.load_quads(graphs.into_iter().flatten())?;
-        }
-        Ok(())
+        // No quads, no batch: Oxigraph's loader starts none for an empty iterator.
+        Ok(self.0.load_quads(graphs.into_iter().flatten())?)
     }
 
     fn commit(self: Box<Self>) -> Result<(), StoreError> {

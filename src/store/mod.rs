@@ -546,20 +546,14 @@ impl HistoryStore {
             return Ok(None);
         }
         let digest = Variable::new_unchecked("digest");
-        let query = Query::Select {
-            dataset: None,
-            pattern: GraphPattern::Graph {
-                name: self.scheme.session_graph(session).into(),
-                inner: Box::new(GraphPattern::Bgp {
-                    patterns: vec![TriplePattern {
-                        subject: self.scheme.conversation(session).into(),
-                        predicate: ihi::RECENT_TURNS.into_owned().into(),
-                        object: digest.clone().into(),
-                    }],
-                }),
+        let query = select_in_graph(
+            self.scheme.session_graph(session),
+            TriplePattern {
+                subject: self.scheme.conversation(session).into(),
+                predicate: ihi::RECENT_TURNS.into_owned().into(),
+                object: digest.clone().into(),
             },
-            base_iri: None,
-        };
+        );
         let QueryResults::Solutions(solutions) = self.evaluate(query, false, None)? else {
             return Ok(None);
         };
@@ -575,6 +569,21 @@ impl HistoryStore {
             return Ok(None);
         };
         Ok(RecentTurns::parse(text).and_then(|digest| digest.rows(n)))
+    }
+}
+
+/// `SELECT * WHERE { GRAPH <graph> { pattern } }`, built as algebra: the reads of one
+/// graph by one pattern pay no parse.
+fn select_in_graph(graph: NamedNode, pattern: TriplePattern) -> Query {
+    Query::Select {
+        dataset: None,
+        pattern: GraphPattern::Graph {
+            name: graph.into(),
+            inner: Box::new(GraphPattern::Bgp {
+                patterns: vec![pattern],
+            }),
+        },
+        base_iri: None,
     }
 }
 

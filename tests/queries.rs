@@ -23,6 +23,7 @@ use ihigraph::query::RECENT_TURNS;
 use ihigraph::query::ROLES;
 use ihigraph::query::SEARCH;
 use ihigraph::query::SESSIONS;
+use ihigraph::query::SessionScope;
 use ihigraph::query::TOOL_STATS;
 use ihigraph::query::TOOL_USAGE;
 use ihigraph::query::TRANSCRIPT;
@@ -428,6 +429,113 @@ fn tool_usage_newest_first_with_filters() {
         )
         .is_empty()
     );
+}
+
+/// Every row of a query as terms, in order.
+fn term_rows(
+    store: &HistoryStore,
+    query: &CannedQuery,
+    arguments: &Arguments,
+) -> Vec<Vec<Option<Term>>> {
+    let QueryResults::Solutions(solutions) = store.run(query, arguments).unwrap() else {
+        panic!("{} is not a SELECT query", query.name)
+    };
+    let variables = solutions.variables().to_vec();
+    solutions
+        .map(|solution| {
+            let solution = solution.unwrap();
+            variables.iter().map(|v| solution.get(v).cloned()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn tool_usage_of_one_session_gives_the_rows_of_the_whole_store_text() {
+    assert!(
+        matches!(TOOL_USAGE.scope, SessionScope::GraphAs(_)),
+        "tool-usage has a text of its own for one session"
+    );
+    let whole_store = CannedQuery {
+        scope: SessionScope::Store,
+        ..TOOL_USAGE
+    };
+    // The examples, odd ids, sessions of 1 to 30 turns with tool calls, results and
+    // errors, and times changed by another writer: an earlier one on a turn and on an
+    // invocation, a later one on another invocation, and calls without a time of their
+    // own in a turn with two.
+    let (store, _raw) = examples_store_with_raw();
+    for document in ihigraph::generate::generate(ihigraph::generate::GenerateOptions {
+        sessions: 40,
+        seed: 9,
+        min_turns: 1,
+        max_turns: 30,
+    }) {
+        ingest(&store, &document);
+    }
+    let mut odd = example("code-review-abc.json");
+    odd["SessionID"] = json!(ODD_ID);
+    ingest(&store, &odd);
+    store
+        .update(
+            "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+             INSERT { GRAPH ?g { ?node ch:timestamp ?other } }
+             WHERE {
+               GRAPH ?g { ?turn ch:involvesToolInvocation ?invocation ; ch:turnIndex ?index }
+               FILTER (?index IN (0, 1, 2, 3))
+               BIND (IF(?index < 2, ?turn, ?invocation) AS ?node)
+               BIND (IF(?index = 3, \"2099-01-01T00:00:00Z\", \"2000-01-01T00:00:00Z\") AS ?text)
+               BIND (STRDT(?text, <http://www.w3.org/2001/XMLSchema#dateTime>) AS ?other)
+             }",
+        )
+        .unwrap();
+    store
+        .update(
+            "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+             DELETE { GRAPH ?g { ?invocation ch:timestamp ?time } }
+             WHERE {
+               GRAPH ?g {
+                 ?turn ch:involvesToolInvocation ?invocation ; ch:turnIndex 1 .
+                 ?invocation ch:timestamp ?time
+               }
+             }",
+        )
+        .unwrap();
+
+    let mut compared = 0;
+    for (id, _) in store.sessions().unwrap() {
+        let one = session(&id);
+        let bound = TOOL_USAGE.bind(&one, store.scheme()).unwrap().to_string();
+        assert!(bound.contains("FROM NAMED"), "{bound}");
+        // The session's text (no per-row NOT EXISTS), not the whole store's.
+        assert!(!bound.contains("NOT EXISTS"), "{bound}");
+        let calls = term_rows(&store, &whole_store, &one);
+        assert_eq!(term_rows(&store, &TOOL_USAGE, &one), calls, "{id}");
+        compared += calls.len();
+        // Narrowed by tool and by time, as the whole store's text narrows them.
+        let Some(first) = calls.first() else { continue };
+        if let Some(Term::Literal(tool)) = &first[2] {
+            let by_tool = one.clone().text("tool", tool.value());
+            assert_eq!(
+                term_rows(&store, &TOOL_USAGE, &by_tool),
+                term_rows(&store, &whole_store, &by_tool),
+                "{id}"
+            );
+        }
+        if let Some(Term::Literal(time)) = &calls[calls.len() / 2][6] {
+            for bound in ["since", "until"] {
+                let window = one.clone().raw(bound, time.value());
+                assert_eq!(
+                    term_rows(&store, &TOOL_USAGE, &window),
+                    term_rows(&store, &whole_store, &window),
+                    "{id} {bound}"
+                );
+            }
+        }
+    }
+    assert!(compared > 200, "{compared} calls compared");
+    // Without a session, the whole store's text runs.
+    let unbound = TOOL_USAGE.bind(&Arguments::new(), store.scheme()).unwrap();
+    assert!(!unbound.to_string().contains("FROM NAMED"));
 }
 
 #[test]
@@ -844,12 +952,19 @@ fn typed_arguments_are_checked_against_the_declared_type() {
 #[test]
 fn each_query_file_declares_its_parameters_in_its_header_and_values_row() {
     let mut names: Vec<&str> = CANNED_QUERIES.iter().map(|query| query.name).collect();
-    let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/queries"))
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
+    let files_in = |folder: &str| -> Vec<String> {
+        let mut files: Vec<String> =
+            std::fs::read_dir(format!("{}/{folder}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap()
+                .map(|entry| entry.unwrap())
+                .filter(|entry| entry.file_type().unwrap().is_file())
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .collect();
+        files.sort_unstable();
+        files
+    };
+    let files = files_in("queries");
     names.sort_unstable();
-    files.sort_unstable();
     assert_eq!(
         files,
         names
@@ -858,11 +973,21 @@ fn each_query_file_declares_its_parameters_in_its_header_and_values_row() {
             .collect::<Vec<_>>(),
         "one file per canned query"
     );
+    // A query's text for one session, where it has one, is in `one-session/` by its name.
+    let mut texts: Vec<(&CannedQuery, &str)> = Vec::new();
+    let mut one_session = Vec::new();
     for query in CANNED_QUERIES {
+        texts.push((query, query.sparql));
+        if let SessionScope::GraphAs(text) = query.scope {
+            texts.push((query, text));
+            one_session.push(format!("{}.rq", query.name));
+        }
+    }
+    assert_eq!(files_in("queries/one-session"), one_session);
+    for (query, sparql) in texts {
         // The file parses by itself, as any SPARQL 1.1 server would read it.
-        SparqlParser::new().parse_query(query.sparql).unwrap();
-        let header: String = query
-            .sparql
+        SparqlParser::new().parse_query(sparql).unwrap();
+        let header: String = sparql
             .lines()
             .take_while(|line| line.starts_with('#'))
             .collect::<Vec<_>>()
@@ -896,13 +1021,13 @@ fn each_query_file_declares_its_parameters_in_its_header_and_values_row() {
                 vec!["UNDEF"; variables.len()].join(" ")
             );
             assert!(
-                query.sparql.contains(&values),
+                sparql.contains(&values),
                 "{}: expected {values}",
                 query.name
             );
         }
         // Reads named graphs only: no pattern outside GRAPH reads the default graph.
-        assert!(query.sparql.contains("GRAPH ?graph {"), "{}", query.name);
+        assert!(sparql.contains("GRAPH ?graph {"), "{}", query.name);
     }
 }
 

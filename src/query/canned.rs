@@ -29,10 +29,23 @@ pub struct CannedQuery {
     pub parameters: &'static [Parameter],
     /// The SPARQL text, header comment included.
     pub sparql: &'static str,
-    /// Whether, given a `session`, the query reads that session's graph alone: it then
-    /// runs over that graph only (its `FROM NAMED`), where its sub-`SELECT`s read each
-    /// property with one scan of the graph instead of the whole store.
-    pub one_session: bool,
+    /// What the query reads when it is given a `session`.
+    pub scope: SessionScope,
+}
+
+/// What a canned query reads when it is given a `session`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionScope {
+    /// The whole store, as written: its patterns find the session's graph.
+    Store,
+    /// That session's graph alone (the query's `FROM NAMED`), where its sub-`SELECT`s
+    /// read each property with one scan of the graph instead of the whole store.
+    Graph,
+    /// That session's graph alone, through this other text of the same query (from
+    /// `queries/one-session/`): the same rows, each property read with one scan of the
+    /// graph and joined by hash. The text for the whole store looks each property up
+    /// row by row instead, which is cheaper across the store and dearer within one graph.
+    GraphAs(&'static str),
 }
 
 impl CannedQuery {
@@ -49,7 +62,8 @@ impl CannedQuery {
     /// The parsed query with the arguments bound: terms in its `VALUES` row, `n` as
     /// its `LIMIT`. `scheme` turns a `SessionID` into its work-session IRI where a
     /// parameter is of kind [`ParameterKind::WorkSession`], and into its graph for the
-    /// `FROM NAMED` of a query that reads [one session](Self::one_session).
+    /// `FROM NAMED` of a query that reads that session's graph alone (its
+    /// [`scope`](Self::scope)).
     pub fn bind(&self, arguments: &Arguments, scheme: &IriScheme) -> Result<Query, ParameterError> {
         let mut row = Vec::new();
         let mut limit = None;
@@ -62,7 +76,15 @@ impl CannedQuery {
                 (None, _) => {}
             }
         }
-        let mut query = self.parse();
+        let session = match arguments.get("session") {
+            Some(Argument::Text(session) | Argument::Raw(session)) => Some(session),
+            _ => None,
+        };
+        let text = match (self.scope, session) {
+            (SessionScope::GraphAs(text), Some(_)) => text,
+            _ => self.sparql,
+        };
+        let mut query = parse(text);
         let Query::Select { pattern, .. } = &mut query else {
             return Err(ParameterError::NoParameterRow { query: self.name });
         };
@@ -72,30 +94,12 @@ impl CannedQuery {
         if let Some(limit) = limit {
             set_limit(pattern, usize::try_from(limit).unwrap_or(usize::MAX));
         }
-        if self.one_session
-            && let Some(Argument::Text(session) | Argument::Raw(session)) = arguments.get("session")
+        if self.scope != SessionScope::Store
+            && let Some(session) = session
         {
             set_named_graphs(&mut query, vec![scheme.session_graph(session)]);
         }
         Ok(query)
-    }
-
-    /// The query as written in its file, parsed once per process: a parse takes about
-    /// 35 µs, a copy of the parsed query a few.
-    fn parse(&self) -> Query {
-        type Parsed = HashMap<(usize, usize), Query>;
-        static PARSED: LazyLock<Mutex<Parsed>> = LazyLock::new(Mutex::default);
-        // The text's place and length: a `&'static str` names its text.
-        let key = (self.sparql.as_ptr() as usize, self.sparql.len());
-        let mut parsed = PARSED.lock().unwrap_or_else(PoisonError::into_inner);
-        parsed
-            .entry(key)
-            .or_insert_with(|| {
-                SparqlParser::new()
-                    .parse_query(self.sparql)
-                    .expect("canned queries parse (tested)")
-            })
-            .clone()
     }
 
     /// Each parameter's value, in the order of [`parameters`](Self::parameters): the
@@ -262,13 +266,31 @@ const fn text(
     }
 }
 
+/// A canned query's text as written in its file, parsed once per process: a parse
+/// takes about 35 µs, a copy of the parsed query a few.
+fn parse(text: &'static str) -> Query {
+    type Parsed = HashMap<(usize, usize), Query>;
+    static PARSED: LazyLock<Mutex<Parsed>> = LazyLock::new(Mutex::default);
+    // The text's place and length: a `&'static str` names its text.
+    let key = (text.as_ptr() as usize, text.len());
+    let mut parsed = PARSED.lock().unwrap_or_else(PoisonError::into_inner);
+    parsed
+        .entry(key)
+        .or_insert_with(|| {
+            SparqlParser::new()
+                .parse_query(text)
+                .expect("canned queries parse (tested)")
+        })
+        .clone()
+}
+
 /// `recent-turns`: the newest turns of a session, newest first, one row per turn.
 pub const RECENT_TURNS: CannedQuery = CannedQuery {
     name: "recent-turns",
     summary: "the newest turns of a session, newest first: index, role, time, prompt and answer text",
     parameters: &[SESSION_REQUIRED, count("10")],
     sparql: include_str!("../../queries/recent-turns.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// The columns of [`RECENT_TURNS`], in order.
@@ -306,7 +328,7 @@ pub const TOOL_USAGE: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/tool-usage.rq"),
-    one_session: false,
+    scope: SessionScope::GraphAs(include_str!("../../queries/one-session/tool-usage.rq")),
 };
 
 /// `tool-stats`: per tool, calls, failures, calls without result, sessions, first and
@@ -316,7 +338,7 @@ pub const TOOL_STATS: CannedQuery = CannedQuery {
     summary: "per tool: calls, failed calls, calls without result, sessions using it, first and last use",
     parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/tool-stats.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `sessions`: the stored sessions.
@@ -333,7 +355,7 @@ pub const SESSIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/sessions.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `transcript`: a session's turns in order, with texts and tool calls.
@@ -342,7 +364,7 @@ pub const TRANSCRIPT: CannedQuery = CannedQuery {
     summary: "a session's turns in order: index, role, time, prompt, answer, tool calls",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/transcript.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `payloads`: a session's turns in order, with their payloads as stored.
@@ -351,7 +373,7 @@ pub const PAYLOADS: CannedQuery = CannedQuery {
     summary: "a session's turns in order: index, prompt and response payloads (JSON text)",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/payloads.rq"),
-    one_session: true,
+    scope: SessionScope::Graph,
 };
 
 /// `newest-payloads`: a session's newest turns with their payloads as stored.
@@ -371,7 +393,7 @@ pub const NEWEST_PAYLOADS: CannedQuery = CannedQuery {
         count("32"),
     ],
     sparql: include_str!("../../queries/newest-payloads.rq"),
-    one_session: true,
+    scope: SessionScope::Graph,
 };
 
 /// `turn-places`: where a session's turns sit in its document.
@@ -380,7 +402,7 @@ pub const TURN_PLACES: CannedQuery = CannedQuery {
     summary: "a session's turns in order: index and IRI (ending in the turn's place in the document)",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/turn-places.rq"),
-    one_session: true,
+    scope: SessionScope::Graph,
 };
 
 /// `search`: turns whose prompt or answer text contains a text.
@@ -392,7 +414,7 @@ pub const SEARCH: CannedQuery = CannedQuery {
         SESSION_OPTIONAL,
     ],
     sparql: include_str!("../../queries/search.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `user-state`: a session's turns with a user entity state.
@@ -401,7 +423,7 @@ pub const USER_STATE: CannedQuery = CannedQuery {
     summary: "a session's turns with a user entity state: index, time, state (JSON)",
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/user-state.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `instructions`: turns triggered by an AUC instruction.
@@ -418,7 +440,7 @@ pub const INSTRUCTIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/instructions.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `roles`: per role, turns and sessions.
@@ -427,7 +449,7 @@ pub const ROLES: CannedQuery = CannedQuery {
     summary: "per role (A-User, H-User, BKN): turns and sessions",
     parameters: &[SESSION_OPTIONAL],
     sparql: include_str!("../../queries/roles.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `memory-items`: the `jido:MemoryItem`s with their most specific class.
@@ -446,7 +468,7 @@ pub const MEMORY_ITEMS: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/memory-items.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `memories`: the memory items `remember` made, with the turns they came from.
@@ -480,7 +502,7 @@ pub const MEMORIES: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/memories.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
@@ -500,7 +522,7 @@ pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
         count("3"),
     ],
     sparql: include_str!("../../queries/design-recent-turns.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `design-tool-invocations`: Query 2 of the ontology design, parameterised.
@@ -524,7 +546,7 @@ pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
         ),
     ],
     sparql: include_str!("../../queries/design-tool-invocations.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `report-activity`: per session, day and role, the turns, tool calls, failures, and
@@ -535,7 +557,7 @@ pub const REPORT_ACTIVITY: CannedQuery = CannedQuery {
     summary: "per session, day (UTC) and role: turns, tool calls, failed tool calls, first and last turn",
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-activity.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `report-tools`: per tool over the store, calls, failures, calls without result,
@@ -545,7 +567,7 @@ pub const REPORT_TOOLS: CannedQuery = CannedQuery {
     summary: "per tool over the store: calls, failed calls, calls without result, sessions, first and last use",
     parameters: &[CALLS_SINCE, CALLS_UNTIL],
     sparql: include_str!("../../queries/report-tools.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `report-turn-times`: per turn, its session, index and time.
@@ -554,7 +576,7 @@ pub const REPORT_TURN_TIMES: CannedQuery = CannedQuery {
     summary: "per turn with an absolute time: session, turn index, time (by session and index)",
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-turn-times.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `report-failing-arguments`: the tool-call arguments that fail most often.
@@ -570,7 +592,7 @@ pub const REPORT_FAILING_ARGUMENTS: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/report-failing-arguments.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// `report-memory`: how many memory items were made from the sessions.
@@ -588,7 +610,7 @@ pub const REPORT_MEMORY: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/report-memory.rq"),
-    one_session: false,
+    scope: SessionScope::Store,
 };
 
 /// Every canned query, in the order `ihigraph queries` lists them.

@@ -7,6 +7,7 @@
 mod common;
 
 use common::servers::{self, Server, ServerKind, VirtuosoOptions};
+use ihigraph::query::SessionScope;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -148,8 +149,15 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
             .filter(|p| p.required && p.name != "session")
             .map(|p| format!("{}=the", p.name))
             .collect();
+        // A query that reads one session's graph in a shape of its own when given one
+        // runs both ways where the session is optional.
+        let one_session = ids.iter().take(3).map(|id| Some(id.as_str()));
         let sessions: Vec<Option<&str>> = if needs_session {
-            ids.iter().take(3).map(|id| Some(id.as_str())).collect()
+            one_session.collect()
+        } else if query.scope != SessionScope::Store
+            && query.parameters.iter().any(|p| p.name == "session")
+        {
+            std::iter::once(None).chain(one_session).collect()
         } else {
             vec![None]
         };

@@ -174,45 +174,50 @@ fn recent_turns_give_one_row_per_turn_whatever_the_timestamps() {
     assert_eq!(turns[3][2], "2026-01-02T08:00:00Z");
 }
 
-/// Every session's `recent-turns`, for several `n`, as rows of terms.
+/// Every session's `recent-turns`, for several `n`, as rows of terms, each answer with
+/// the query's columns.
 fn recent_turns_of_all(store: &HistoryStore, counts: &[u64]) -> Vec<Vec<Vec<Option<Term>>>> {
     let mut all = Vec::new();
     for (id, _) in store.sessions().unwrap() {
         for n in counts {
-            let QueryResults::Solutions(solutions) = store
-                .run(&RECENT_TURNS, &session(&id).count("n", *n))
-                .unwrap()
-            else {
-                panic!("recent-turns is a SELECT query")
-            };
-            let variables = solutions.variables().to_vec();
+            let (columns, rows) = term_rows(store, &RECENT_TURNS, &session(&id).count("n", *n));
             assert_eq!(
-                variables
-                    .iter()
-                    .map(oxigraph::model::Variable::as_str)
-                    .collect::<Vec<_>>(),
+                columns,
                 ["turnIndex", "role", "time", "promptText", "answerText"]
             );
-            all.push(
-                solutions
-                    .map(|solution| {
-                        let solution = solution.unwrap();
-                        variables.iter().map(|v| solution.get(v).cloned()).collect()
-                    })
-                    .collect(),
-            );
+            all.push(rows);
         }
     }
     all
 }
 
-#[test]
-fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
-    // Sessions of 1 to 30 turns, texts in several scripts, the examples, and odd ids.
+/// A query's columns and every row as terms, in order.
+fn term_rows(
+    store: &HistoryStore,
+    query: &CannedQuery,
+    arguments: &Arguments,
+) -> (Vec<String>, Vec<Vec<Option<Term>>>) {
+    let QueryResults::Solutions(solutions) = store.run(query, arguments).unwrap() else {
+        panic!("{} is not a SELECT query", query.name)
+    };
+    let variables = solutions.variables().to_vec();
+    let columns = variables.iter().map(|v| v.as_str().to_owned()).collect();
+    let rows = solutions
+        .map(|solution| {
+            let solution = solution.unwrap();
+            variables.iter().map(|v| solution.get(v).cloned()).collect()
+        })
+        .collect();
+    (columns, rows)
+}
+
+/// The examples, 40 generated sessions of 1 to 30 turns (texts in several scripts, tool
+/// calls with their results, some failing), and the code-review example under an odd id.
+fn varied_store(seed: u64) -> (HistoryStore, oxigraph::store::Store) {
     let (store, raw) = examples_store_with_raw();
     for document in ihigraph::generate::generate(ihigraph::generate::GenerateOptions {
         sessions: 40,
-        seed: 5,
+        seed,
         min_turns: 1,
         max_turns: 30,
     }) {
@@ -221,6 +226,12 @@ fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
     let mut odd = example("code-review-abc.json");
     odd["SessionID"] = json!(ODD_ID);
     ingest(&store, &odd);
+    (store, raw)
+}
+
+#[test]
+fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
+    let (store, raw) = varied_store(5);
     let sessions = store.sessions().unwrap().len();
     let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
     let digests = raw
@@ -431,24 +442,6 @@ fn tool_usage_newest_first_with_filters() {
     );
 }
 
-/// Every row of a query as terms, in order.
-fn term_rows(
-    store: &HistoryStore,
-    query: &CannedQuery,
-    arguments: &Arguments,
-) -> Vec<Vec<Option<Term>>> {
-    let QueryResults::Solutions(solutions) = store.run(query, arguments).unwrap() else {
-        panic!("{} is not a SELECT query", query.name)
-    };
-    let variables = solutions.variables().to_vec();
-    solutions
-        .map(|solution| {
-            let solution = solution.unwrap();
-            variables.iter().map(|v| solution.get(v).cloned()).collect()
-        })
-        .collect()
-}
-
 #[test]
 fn tool_usage_of_one_session_gives_the_rows_of_the_whole_store_text() {
     assert!(
@@ -459,22 +452,10 @@ fn tool_usage_of_one_session_gives_the_rows_of_the_whole_store_text() {
         scope: SessionScope::Store,
         ..TOOL_USAGE
     };
-    // The examples, odd ids, sessions of 1 to 30 turns with tool calls, results and
-    // errors, and times changed by another writer: an earlier one on a turn and on an
+    // And times changed by another writer: an earlier one on a turn and on an
     // invocation, a later one on another invocation, and calls without a time of their
     // own in a turn with two.
-    let (store, _raw) = examples_store_with_raw();
-    for document in ihigraph::generate::generate(ihigraph::generate::GenerateOptions {
-        sessions: 40,
-        seed: 9,
-        min_turns: 1,
-        max_turns: 30,
-    }) {
-        ingest(&store, &document);
-    }
-    let mut odd = example("code-review-abc.json");
-    odd["SessionID"] = json!(ODD_ID);
-    ingest(&store, &odd);
+    let (store, _raw) = varied_store(9);
     store
         .update(
             "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
@@ -508,16 +489,16 @@ fn tool_usage_of_one_session_gives_the_rows_of_the_whole_store_text() {
         assert!(bound.contains("FROM NAMED"), "{bound}");
         // The session's text (no per-row NOT EXISTS), not the whole store's.
         assert!(!bound.contains("NOT EXISTS"), "{bound}");
-        let calls = term_rows(&store, &whole_store, &one);
-        assert_eq!(term_rows(&store, &TOOL_USAGE, &one), calls, "{id}");
+        let calls = term_rows(&store, &whole_store, &one).1;
+        assert_eq!(term_rows(&store, &TOOL_USAGE, &one).1, calls, "{id}");
         compared += calls.len();
         // Narrowed by tool and by time, as the whole store's text narrows them.
         let Some(first) = calls.first() else { continue };
         if let Some(Term::Literal(tool)) = &first[2] {
             let by_tool = one.clone().text("tool", tool.value());
             assert_eq!(
-                term_rows(&store, &TOOL_USAGE, &by_tool),
-                term_rows(&store, &whole_store, &by_tool),
+                term_rows(&store, &TOOL_USAGE, &by_tool).1,
+                term_rows(&store, &whole_store, &by_tool).1,
                 "{id}"
             );
         }
@@ -525,8 +506,8 @@ fn tool_usage_of_one_session_gives_the_rows_of_the_whole_store_text() {
             for bound in ["since", "until"] {
                 let window = one.clone().raw(bound, time.value());
                 assert_eq!(
-                    term_rows(&store, &TOOL_USAGE, &window),
-                    term_rows(&store, &whole_store, &window),
+                    term_rows(&store, &TOOL_USAGE, &window).1,
+                    term_rows(&store, &whole_store, &window).1,
                     "{id} {bound}"
                 );
             }

@@ -396,7 +396,6 @@ struct Pending {
 /// each part while the next is prepared, and in batches of about `batch_quads` quads
 /// made visible together.
 struct Writer<'a, S> {
-    store: &'a HistoryStore,
     sessions: SessionWriter<'a>,
     batch_quads: usize,
     part: Part,
@@ -408,7 +407,6 @@ struct Writer<'a, S> {
 impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
     fn new(store: &'a HistoryStore, batch_quads: usize, sink: S) -> Self {
         Self {
-            store,
             sessions: store.session_writer(),
             batch_quads,
             part: Part::default(),
@@ -463,10 +461,10 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
         let (Some(first), Some(last)) = (origins.first(), origins.last()) else {
             return Ok(());
         };
-        let first = (first.clone(), sessions[0].session_id.clone());
+        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
+        let first = (first.clone(), ids[0].clone());
         let turns: usize = sessions.iter().map(|s| s.turn_count).sum();
         let quads: usize = sessions.iter().map(|s| s.quads.len()).sum();
-        let ids: Vec<String> = sessions.iter().map(|s| s.session_id.clone()).collect();
         let pending = &mut self.pending;
         pending.first.get_or_insert(first);
         pending.last = Some(last.clone());
@@ -497,8 +495,7 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
         let Some(last) = self.pending.last.clone() else {
             return Ok(());
         };
-        let writer = std::mem::replace(&mut self.sessions, self.store.session_writer());
-        if let Err(source) = writer.commit() {
+        if let Err(source) = self.sessions.commit() {
             return Err(self.batch_error(source));
         }
         let pending = std::mem::take(&mut self.pending);

@@ -72,7 +72,7 @@ impl<'a> SessionWriter<'a> {
             if self.waiting.contains(&session.graph) {
                 self.give(std::mem::take(&mut fresh))?;
                 stored.extend(self.waiting.iter().cloned());
-                self.commit_waiting()?;
+                self.commit()?;
             }
             if stored.contains(&session.graph) {
                 let outcome = self.store.write_known(&session, true)?;
@@ -100,9 +100,12 @@ impl<'a> SessionWriter<'a> {
         self.waiting.len()
     }
 
-    /// Makes the new sessions given since the last commit visible, together.
-    pub fn commit(mut self) -> Result<(), StoreError> {
-        self.commit_waiting()
+    /// Makes the new sessions given since the last commit visible, together; the
+    /// writer then takes new sessions for the next commit.
+    pub fn commit(&mut self) -> Result<(), StoreError> {
+        let loader = std::mem::replace(&mut self.loader, self.store.backend.loader());
+        self.waiting.clear();
+        loader.commit()
     }
 
     /// Gives new sessions (already counted as waiting) to the loader.
@@ -111,13 +114,6 @@ impl<'a> SessionWriter<'a> {
             return Ok(());
         }
         self.store.add_fresh(self.loader.as_mut(), fresh)
-    }
-
-    /// Commits what waits, and starts a new loader.
-    fn commit_waiting(&mut self) -> Result<(), StoreError> {
-        let loader = std::mem::replace(&mut self.loader, self.store.backend.loader());
-        self.waiting.clear();
-        loader.commit()
     }
 }
 

@@ -9,7 +9,8 @@
 #   benches/block-cache.sh STORE_DIR...        (CACHE_MB=2048 by default)
 #
 # Prints, for each store and each build, `examples/query_latency` (recent-turns and
-# tool-usage p50/p99) and `examples/store_lookup` (one seek, and the read of a graph).
+# tool-usage p50/p99) and `examples/store_lookup` (one seek, the read of a graph, and
+# tool-usage's reads).
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: benches/block-cache.sh STORE_DIR..." >&2; exit 2; }
@@ -33,28 +34,22 @@ sed -i "s|^\( *\)rocksdb_options_set_block_based_table_factory(options, block_ba
 grep -q "rocksdb_cache_create_lru($cache_mb << 20)" "$wrapper" ||
     { echo "Oxigraph's RocksDB options have moved: the cache line was not added" >&2; exit 1; }
 
-# The project, in a copy whose manifest takes that Oxigraph; built in the same target
-# directory (RocksDB itself is not rebuilt), so each build's examples are kept aside.
-mkdir "$work/project"
+# The project, in a copy whose manifest takes that Oxigraph, built in the same target
+# directory (RocksDB itself is not rebuilt); its examples are kept aside, then the
+# project's own are built again in their place.
+mkdir "$work/project" "$work/cache"
 cp -r Cargo.toml Cargo.lock README.md src examples benches queries ontology "$work/project/"
-[ -e build.rs ] && cp build.rs "$work/project/"
 printf '\n[patch.crates-io]\noxigraph = { path = "%s" }\n' "$work/oxigraph" >> "$work/project/Cargo.toml"
-
-for build in stock cache; do
-    if [ "$build" = stock ]; then dir=$root; else dir=$work/project; fi
-    (cd "$dir" && CARGO_TARGET_DIR="$root/target" cargo build --release --quiet "${examples[@]}")
-    mkdir "$work/$build"
-    cp target/release/examples/query_latency target/release/examples/store_lookup "$work/$build/"
-done
-# Leave the project's own examples in the target directory.
+(cd "$work/project" && CARGO_TARGET_DIR="$root/target" cargo build --release --quiet "${examples[@]}")
+cp target/release/examples/query_latency target/release/examples/store_lookup "$work/cache/"
 cargo build --release --quiet "${examples[@]}"
 
 for store in "$@"; do
-    for build in stock cache; do
-        label=$build
-        [ "$build" = cache ] && label="block cache of $cache_mb MiB"
+    for build in target/release/examples "$work/cache"; do
+        label="Oxigraph as published"
+        [ "$build" = "$work/cache" ] && label="block cache of $cache_mb MiB"
         echo "== $store, $label"
-        "$work/$build/query_latency" "$store"
-        "$work/$build/store_lookup" "$store"
+        "$build/query_latency" "$store"
+        "$build/store_lookup" "$store"
     done
 done

@@ -630,11 +630,13 @@ fn query_runs_with_parameters_in_every_format() {
         ["3", "2"]
     );
     let csv = String::from_utf8(run("csv")).unwrap();
-    assert!(csv.starts_with("turnIndex,role,time,promptText,answerText\r\n3,H-User,2026-01-02T08:00:30Z,\"Thanks, that was it.\","), "{csv}");
+    assert!(csv.starts_with("turnIndex,role,time,promptText,answerText,awaiting\r\n3,H-User,2026-01-02T08:00:30Z,\"Thanks, that was it.\","), "{csv}");
     assert_eq!(csv.matches("\r\n").count(), 3, "a header and two rows");
     let tsv = String::from_utf8(run("tsv")).unwrap();
     assert!(
-        tsv.starts_with("?turnIndex\t?role\t?time\t?promptText\t?answerText\n3\t\"H-User\"\t"),
+        tsv.starts_with(
+            "?turnIndex\t?role\t?time\t?promptText\t?answerText\t?awaiting\n3\t\"H-User\"\t"
+        ),
         "{tsv}"
     );
     let table = String::from_utf8(run("table")).unwrap();

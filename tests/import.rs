@@ -222,7 +222,7 @@ fn several_sessions_are_json_lines_with_numbered_ids() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
-        stderr.matches("derived from the file's SHA-256").count(),
+        stderr.matches("derived from the file's path").count(),
         1,
         "{stderr}"
     );
@@ -233,7 +233,7 @@ fn several_sessions_are_json_lines_with_numbered_ids() {
             .unwrap(),
     )
     .unwrap();
-    assert!(first["SessionID"].as_str().unwrap().starts_with("sha256-"));
+    assert!(first["SessionID"].as_str().unwrap().starts_with("drone-"));
 }
 
 #[test]

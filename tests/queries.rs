@@ -145,14 +145,16 @@ fn recent_turns_newest_first_limited_by_n() {
                 "H-User",
                 "2026-01-02T08:00:30Z",
                 "Thanks, that was it.",
-                "Glad it helped. Shall I add config/ci.exs for you?"
+                "Glad it helped. Shall I add config/ci.exs for you?",
+                "false"
             ]),
             row(&[
                 "2",
                 "A-User",
                 "2026-01-02T08:00:04.3Z",
                 "",
-                "The CI job sets MIX_ENV=ci, so config.exs imports config/ci.exs, which does not exist; locally MIX_ENV=test loads test.exs.\nEither add config/ci.exs (it can just `import_config \"test.exs\"`) or run CI with MIX_ENV=test."
+                "The CI job sets MIX_ENV=ci, so config.exs imports config/ci.exs, which does not exist; locally MIX_ENV=test loads test.exs.\nEither add config/ci.exs (it can just `import_config \"test.exs\"`) or run CI with MIX_ENV=test.",
+                "false"
             ]),
         ]
     );
@@ -183,7 +185,14 @@ fn recent_turns_of_all(store: &HistoryStore, counts: &[u64]) -> Vec<Vec<Vec<Opti
             let (columns, rows) = term_rows(store, &RECENT_TURNS, &session(&id).count("n", *n));
             assert_eq!(
                 columns,
-                ["turnIndex", "role", "time", "promptText", "answerText"]
+                [
+                    "turnIndex",
+                    "role",
+                    "time",
+                    "promptText",
+                    "answerText",
+                    "awaiting"
+                ]
             );
             all.push(rows);
         }
@@ -1350,4 +1359,35 @@ fn a_query_of_one_session_runs_over_that_sessions_graph_alone() {
         )
         .is_empty()
     );
+}
+
+/// The code-review example whose user's last word is not answered yet: its last turn's
+/// response is `{}`.
+fn awaiting_store() -> HistoryStore {
+    let store = examples_store();
+    let mut document = example("code-review-abc.json");
+    document["SessionID"] = json!("abc-awaiting");
+    document["Turns"][3]["BKNResponse"] = json!({});
+    ingest(&store, &document);
+    store
+}
+
+#[test]
+fn a_turn_awaiting_its_response_is_marked_in_recent_turns_and_transcript() {
+    let store = awaiting_store();
+    let id = session("abc-awaiting");
+    let recent = rows(&store, &RECENT_TURNS, &id);
+    assert_eq!(column(&recent, 0), ["3", "2", "1", "0"]);
+    assert_eq!(column(&recent, 5), ["true", "false", "false", "false"]);
+    // The prompt is there, the answer has no text.
+    assert_eq!(recent[0][3], "Thanks, that was it.");
+    assert_eq!(recent[0][4], "");
+    // Past the digest (n above ten), the query says the same.
+    let past_digest = session("abc-awaiting").count("n", 11);
+    assert_eq!(rows(&store, &RECENT_TURNS, &past_digest), recent);
+    let transcript = rows(&store, &TRANSCRIPT, &id);
+    assert_eq!(column(&transcript, 6), ["false", "false", "false", "true"]);
+    // The answered original is not marked.
+    let answered = rows(&store, &TRANSCRIPT, &session("abc"));
+    assert_eq!(column(&answered, 6), ["false", "false", "false", "false"]);
 }

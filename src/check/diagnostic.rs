@@ -30,7 +30,8 @@ pub struct Diagnostic {
     /// Where in the document.
     pub place: Place,
     /// The rule: a JSON Schema keyword, a semantic rule, or [`Rule::Syntax`],
-    /// [`Rule::Io`], [`Rule::Size`], [`Rule::Mapping`], [`Rule::Format`].
+    /// [`Rule::Io`], [`Rule::Size`], [`Rule::Mapping`], [`Rule::Format`],
+    /// [`Rule::SessionClash`].
     pub rule: Rule,
     /// What was expected and found.
     pub message: String,

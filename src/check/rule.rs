@@ -49,6 +49,9 @@ pub enum Rule {
     Mapping,
     /// A foreign history is not in the format it was read as (importers).
     Format,
+    /// Two inputs of one run give the same `SessionID`: the later would replace the
+    /// earlier, two histories in one session.
+    SessionClash,
 }
 
 impl Rule {
@@ -74,6 +77,7 @@ impl Rule {
             Self::Size => "size",
             Self::Mapping => "mapping",
             Self::Format => "format",
+            Self::SessionClash => "session-clash",
         }
     }
 

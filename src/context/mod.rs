@@ -182,6 +182,9 @@ pub struct Context {
     pub budget: usize,
     /// The `TurnIndex` of every turn it holds, oldest first.
     pub turns: Vec<String>,
+    /// The `TurnIndex` of every turn it holds that awaits its response (the history's
+    /// input after its last response): its input is in the request, no answer follows.
+    pub awaiting: Vec<String>,
     /// Turns the session holds (up to `until`).
     pub turns_available: usize,
     /// What of those turns it leaves out, and why.
@@ -534,6 +537,12 @@ fn finish(
         tokens,
         budget: options.budget,
         turns: transcript.indexes[first_turn..].to_vec(),
+        awaiting: transcript.indexes[first_turn..]
+            .iter()
+            .zip(&transcript.awaiting[first_turn..])
+            .filter(|(_, awaits)| **awaits)
+            .map(|(index, _)| index.clone())
+            .collect(),
         turns_available: available,
         omitted,
     })

@@ -44,6 +44,8 @@ pub(super) struct Transcript {
     pub indexes: Vec<String>,
     /// Each turn's `TurnView::position`.
     pub documents: Vec<usize>,
+    /// Whether each turn awaits its response (`BKNResponse` is `{}`).
+    pub awaiting: Vec<bool>,
     /// Units of turns to take whole, oldest first: `(first, last)` positions.
     pub units: Vec<(usize, usize)>,
     /// What could not be carried, by turn.
@@ -114,6 +116,7 @@ pub(super) fn read_newest(
         transcript.turns.push(entries);
         transcript.indexes.push(turn.index.to_string());
         transcript.documents.push(turn.position);
+        transcript.awaiting.push(turn.response.is_empty());
     }
     let links = pair(&mut transcript);
     transcript.units = units(&links);

@@ -20,6 +20,7 @@
 use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
+use super::turns::awaiting_note;
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -267,23 +268,7 @@ struct Counted {
 impl Conversation {
     fn add(&mut self, role: &str, message: &Value, time: Option<Stamp>) {
         match role {
-            "assistant" => {
-                let mut prompt = Map::new();
-                prompt.insert(
-                    "messages".to_owned(),
-                    Value::Array(std::mem::take(&mut self.pending)),
-                );
-                let mut output = std::mem::take(&mut self.thoughts);
-                output.push(message.clone());
-                let turn = TurnDraft {
-                    prompt,
-                    human: std::mem::take(&mut self.human),
-                    time: self.prompt_time.take(),
-                    response_time: time,
-                    ..TurnDraft::default()
-                };
-                self.turns.push((turn, output));
-            }
+            "assistant" => self.add_turn(Some((message, time))),
             "thought" => {
                 self.counted.thoughts += 1;
                 // Right after an answer, with no input between, a thought is that call's.
@@ -307,8 +292,14 @@ impl Conversation {
     }
 
     /// The session, the snapshot's other members `rest` on the first prompt.
-    fn finish(self, rest: JsonObject) -> SessionDraft {
+    fn finish(mut self, rest: JsonObject) -> SessionDraft {
         let mut draft = SessionDraft::default();
+        let trailing = self.pending.len() + self.thoughts.len();
+        if trailing > 0 {
+            // Thoughts without their answer are the model's output so far: the turn has
+            // begun its response; inputs alone await it (`{}`).
+            self.add_turn(None);
+        }
         for (mut turn, mut output) in self.turns {
             turn.response = match (output.len(), output.pop()) {
                 (1, Some(Value::Object(message))) => message,
@@ -328,13 +319,35 @@ impl Conversation {
             first.prompt = prompt;
         }
         draft.notes = self.counted.notes();
-        let trailing = self.pending.len() + self.thoughts.len();
         if trailing > 0 {
-            draft.notes.push(format!(
-                "{trailing} message(s) after the last assistant message form no turn and are not converted"
+            draft.notes.push(awaiting_note(
+                trailing,
+                "message(s) after the last assistant message",
             ));
         }
         draft
+    }
+}
+
+impl Conversation {
+    /// Closes the turn of the messages since the last answer, with `answer` (none for
+    /// messages that await it).
+    fn add_turn(&mut self, answer: Option<(&Value, Option<Stamp>)>) {
+        let mut prompt = Map::new();
+        prompt.insert(
+            "messages".to_owned(),
+            Value::Array(std::mem::take(&mut self.pending)),
+        );
+        let mut output = std::mem::take(&mut self.thoughts);
+        output.extend(answer.map(|(message, _)| message.clone()));
+        let turn = TurnDraft {
+            prompt,
+            human: std::mem::take(&mut self.human),
+            time: self.prompt_time.take(),
+            response_time: answer.and_then(|(_, time)| time),
+            ..TurnDraft::default()
+        };
+        self.turns.push((turn, output));
     }
 }
 
@@ -495,9 +508,16 @@ impl Stream {
             ));
         }
         check_tool_calls(record, object.get("toolCalls"), "/toolCalls")?;
+        self.close_turn(object.clone());
+        Ok(())
+    }
+
+    /// The turn of the inputs since the last output, with `response` (`{}` for inputs
+    /// that await their output).
+    fn close_turn(&mut self, response: JsonObject) {
         let inputs = std::mem::take(&mut self.pending);
         let mut turn = TurnDraft {
-            response: object.clone(),
+            response,
             human: inputs.iter().any(|input| input.human),
             time: inputs.iter().filter_map(|input| input.time).next_back(),
             ..TurnDraft::default()
@@ -518,7 +538,6 @@ impl Stream {
         turn.instruction = (!instruction.is_empty()).then_some(instruction);
         turn.prompt = prompt_of(inputs);
         self.draft.turns.push(turn);
-        Ok(())
     }
 
     fn finish(mut self) -> SessionDraft {
@@ -528,10 +547,11 @@ impl Stream {
                 .push("naive local times ignored: give --timezone".to_owned());
         }
         if !self.pending.is_empty() {
-            self.draft.notes.push(format!(
-                "{} input line(s) after the last output form no turn and are not converted",
-                self.pending.len()
+            self.draft.notes.push(awaiting_note(
+                self.pending.len(),
+                "input line(s) after the last output",
             ));
+            self.close_turn(Map::new());
         }
         self.draft.session_id = self.session_id;
         self.draft.start = self.earliest;
@@ -638,13 +658,13 @@ mod tests {
         assert_eq!(
             counts(&converted),
             Counts {
-                turns: 3,
+                turns: 4,
                 calls: 2,
                 results: 2,
                 paired: 2,
                 errors: 1,
                 tools: vec!["get_weather".into()],
-                roles: roles(&["H-User", "A-User", "H-User"]),
+                roles: roles(&["H-User", "A-User", "H-User", "H-User"]),
             }
         );
         let document = &converted.document();
@@ -695,7 +715,7 @@ mod tests {
             "1 `thought` message(s) kept in the response",
             "1 `summary` message(s) kept in the prompt",
             "1 `error` message(s) kept in the prompt",
-            "1 message(s) after the last assistant message form no turn",
+            "1 message(s) after the last assistant message form the last turn, which awaits its response",
         ] {
             assert!(
                 converted.notes.iter().any(|n| n.starts_with(expected)),
@@ -796,8 +816,8 @@ mod tests {
         assert_eq!(
             counts(&converted),
             Counts {
-                turns: 1,
-                roles: roles(&["H-User"]),
+                turns: 2,
+                roles: roles(&["H-User", "A-User"]),
                 ..Counts::default()
             }
         );
@@ -808,7 +828,7 @@ mod tests {
         );
         assert_eq!(turn["BKNResponse"]["error"]["code"], "PROVIDER_ERROR");
         assert_eq!(turn["Timestamp"]["SimpleTimeData"][0]["FlagsByte"], 0);
-        assert!(converted.session_id.starts_with("sha256-"));
+        assert!(converted.session_id.starts_with("m-"));
         assert!(
             converted
                 .notes
@@ -879,9 +899,9 @@ mod tests {
                 "a string `sessionId`",
             ),
             (
-                message(r#"{"role": "tool", "tool_call_id": "c", "content": "y"}"#),
+                r#"{"sessionId": "s", "createdAt": 1, "config": {}, "messages": []}"#.to_owned(),
                 "(document)",
-                "at least one model response",
+                "at least one message",
             ),
         ];
         for (text, place, expected) in cases {
@@ -963,7 +983,6 @@ mod tests {
                 "line 1, (document)",
                 "a ConversationContext.toJSON() object",
             ),
-            (text_input.to_owned(), "(document)", "at least one model response"),
         ];
         for (text, place, expected) in cases {
             let error = convert_text(&AgentOs, "bad.jsonl", &text, &ImportOptions::default())

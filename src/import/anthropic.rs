@@ -22,7 +22,7 @@
 use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -395,9 +395,15 @@ fn conversation(
             _ => splitter.input(message.clone(), false, None),
         }
     }
-    let (exchanges, trailing) = splitter.finish();
+    let exchanges = splitter.finish();
     let mut draft = SessionDraft::default();
     for exchange in exchanges {
+        if exchange.awaits_response() {
+            draft.notes.push(awaiting_note(
+                exchange.prompt.len(),
+                "message(s) after the last assistant message",
+            ));
+        }
         let Exchange {
             prompt,
             mut response,
@@ -416,12 +422,6 @@ fn conversation(
             human,
             ..TurnDraft::default()
         });
-    }
-    if !trailing.is_empty() {
-        draft.notes.push(format!(
-            "{} message(s) after the last assistant message form no turn and are not converted",
-            trailing.len()
-        ));
     }
     tally.notes(&mut draft.notes);
     Ok(draft)
@@ -457,7 +457,9 @@ mod claude_code {
     //! the turns along it.
 
     use super::{BlockTally, ImportError, ImportOptions, JsonObject, Record, SessionDraft};
-    use super::{Stamp, TimeProblem, TurnDraft, checked_message, is_human, parse_iso};
+    use super::{
+        Stamp, TimeProblem, TurnDraft, awaiting_note, checked_message, is_human, parse_iso,
+    };
     use serde_json::{Map, Value};
     use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -841,10 +843,11 @@ mod claude_code {
             close(done, draft);
         }
         if !pending.prompt.is_empty() {
-            draft.notes.push(format!(
-                "{} user line(s) after the last response form no turn and are not converted",
-                pending.prompt.len()
+            draft.notes.push(awaiting_note(
+                pending.prompt.len(),
+                "user line(s) after the last response",
             ));
+            draft.turns.push(finished(pending));
         }
         merged
     }
@@ -862,7 +865,12 @@ mod claude_code {
         prompt.insert("messages".to_owned(), Value::Array(gathering.prompt));
         TurnDraft {
             prompt,
-            response: merged_response(gathering.response),
+            // A turn awaiting its response has none, not an empty message.
+            response: if gathering.response.is_empty() {
+                Map::new()
+            } else {
+                merged_response(gathering.response)
+            },
             human: gathering.human,
             time: gathering.time,
             response_time: gathering.response_time,
@@ -1107,13 +1115,13 @@ mod tests {
         assert_eq!(
             counts,
             Counts {
-                turns: 3,
+                turns: 4,
                 calls: 2,
                 results: 2,
                 paired: 2,
                 errors: 1,
                 tools: vec!["list_dir".into(), "read_file".into()],
-                roles: roles(&["H-User", "A-User", "H-User"]),
+                roles: roles(&["H-User", "A-User", "H-User", "H-User"]),
             }
         );
         let turns = &document["Turns"];
@@ -1410,11 +1418,7 @@ mod tests {
                 "/messages/0/content/0/tool_use_id",
                 "tool_use_id",
             ),
-            (
-                r#"[{"role":"user","content":"x"}]"#,
-                "(document)",
-                "at least one model response",
-            ),
+            (r#"[]"#, "(document)", "at least one message"),
             (r#"{"a":1}"#, "/messages", "an array"),
         ];
         for (messages, place, message) in cases {

@@ -20,7 +20,7 @@
 
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, parse_iso};
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -273,15 +273,15 @@ fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
         }
         kept.count(content);
     }
-    let (exchanges, trailing) = splitter.finish();
+    let exchanges = splitter.finish();
     let mut draft = SessionDraft::default();
-    if !trailing.is_empty() {
-        draft.notes.push(format!(
-            "{} content(s) after the last model content form no turn and are not converted",
-            trailing.len()
-        ));
-    }
     for (index, exchange) in exchanges.into_iter().enumerate() {
+        if exchange.awaits_response() {
+            draft.notes.push(awaiting_note(
+                exchange.prompt.len(),
+                "content(s) after the last model content",
+            ));
+        }
         let Exchange {
             prompt,
             mut response,
@@ -624,13 +624,13 @@ mod tests {
         assert_eq!(
             counts,
             Counts {
-                turns: 3,
+                turns: 4,
                 calls: 2,
                 results: 2,
                 paired: 2,
                 errors: 1,
                 tools: strings(&["list_files", "open_file"]),
-                roles: strings(&["H-User", "A-User", "A-User"]),
+                roles: strings(&["H-User", "A-User", "A-User", "H-User"]),
             }
         );
         assert!(
@@ -857,11 +857,7 @@ mod tests {
                 "/contents/0/parts/0/functionResponse",
                 "the function it answers",
             ),
-            (
-                format!("[{user}]"),
-                "(document)",
-                "at least one model response",
-            ),
+            ("[]".to_owned(), "(document)", "at least one message"),
         ];
         for (contents, place, message) in cases {
             let text = format!("{{\"contents\":{contents}}}");

@@ -19,6 +19,7 @@
 
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
+use super::turns::awaiting_note;
 use super::{ImportError, ImportOptions, Importer, Record, Sessions, Syntax};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -270,19 +271,7 @@ impl Gathered {
     fn add(&mut self, kind: Kind, entry: &Value, time: Option<Stamp>) {
         match kind {
             Kind::Assistant => {
-                let mut prompt = Map::new();
-                prompt.insert(
-                    "messages".to_owned(),
-                    Value::Array(std::mem::take(&mut self.pending)),
-                );
-                self.turns.push(TurnDraft {
-                    prompt,
-                    response: entry.as_object().cloned().unwrap_or_default(),
-                    human: std::mem::take(&mut self.human),
-                    time: self.prompt_time.take(),
-                    response_time: time,
-                    ..TurnDraft::default()
-                });
+                self.close_turn(entry.as_object().cloned().unwrap_or_default(), time);
             }
             Kind::User | Kind::Interaction => {
                 self.pending.push(entry.clone());
@@ -295,8 +284,30 @@ impl Gathered {
         }
     }
 
+    /// Closes the turn of the entries since the last assistant entry, with `response`
+    /// (`{}` for entries that await it).
+    fn close_turn(&mut self, response: JsonObject, response_time: Option<Stamp>) {
+        let mut prompt = Map::new();
+        prompt.insert(
+            "messages".to_owned(),
+            Value::Array(std::mem::take(&mut self.pending)),
+        );
+        self.turns.push(TurnDraft {
+            prompt,
+            response,
+            human: std::mem::take(&mut self.human),
+            time: self.prompt_time.take(),
+            response_time,
+            ..TurnDraft::default()
+        });
+    }
+
     /// The session, the file's other members `rest` on the first prompt.
-    fn finish(self, rest: JsonObject) -> SessionDraft {
+    fn finish(mut self, rest: JsonObject) -> SessionDraft {
+        let trailing = self.pending.len();
+        if trailing > 0 {
+            self.close_turn(Map::new(), None);
+        }
         let mut draft = SessionDraft {
             turns: self.turns,
             ..SessionDraft::default()
@@ -319,11 +330,10 @@ impl Gathered {
                 self.spec_calls
             ));
         }
-        if !self.pending.is_empty() {
-            draft.notes.push(format!(
-                "{} entr{} after the last assistant entry form no turn and are not converted",
-                self.pending.len(),
-                if self.pending.len() == 1 { "y" } else { "ies" }
+        if trailing > 0 {
+            draft.notes.push(awaiting_note(
+                trailing,
+                "entry(ies) after the last assistant entry",
             ));
         }
         draft
@@ -615,13 +625,13 @@ mod tests {
         assert_eq!(
             counts,
             Counts {
-                turns: 2,
+                turns: 3,
                 calls: 1,
                 results: 0,
                 paired: 0,
                 errors: 0,
                 tools: vec!["open_dashboard".into()],
-                roles: roles(&["H-User", "A-User"]),
+                roles: roles(&["H-User", "A-User", "A-User"]),
             }
         );
         let turns = &document["Turns"];
@@ -640,7 +650,7 @@ mod tests {
         assert!(
             notes
                 .iter()
-                .any(|n| n.starts_with("1 entry after the last assistant entry")),
+                .any(|n| n.starts_with("1 entry(ies) after the last assistant entry")),
             "{notes:?}"
         );
     }
@@ -648,7 +658,7 @@ mod tests {
     #[test]
     fn no_session_id_in_the_file_derives_one() {
         let converted = convert("v3.yaml", V3, &ImportOptions::default());
-        assert!(converted.session_id.starts_with("sha256-"));
+        assert!(converted.session_id.starts_with("v3-"));
         assert!(converted.notes.iter().any(|n| n.contains("derived")));
     }
 
@@ -739,11 +749,7 @@ mod tests {
             "/history/1/assistant/function_calls/0",
             "a string `name`",
         ),
-        (
-            r#"{"tracker": [{"role": "user", "content": "x"}]}"#,
-            "(document)",
-            "at least one model response",
-        ),
+        (r#"{"tracker": []}"#, "(document)", "at least one message"),
         (
             r#"[{"role": "user", "content": "x"}]"#,
             "(document)",

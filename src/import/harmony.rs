@@ -26,7 +26,7 @@
 
 use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, Importer, Record, Sessions, Syntax};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -195,16 +195,17 @@ fn conversation(messages: Vec<Message>, rest: JsonObject, draft: &mut SessionDra
             splitter.input(Value::Object(message.object), human, None);
         }
     }
-    let (exchanges, trailing) = splitter.finish();
-    if !trailing.is_empty() {
-        draft.notes.push(format!(
-            "{} message(s) after the last assistant message form no turn and are not converted",
-            trailing.len()
-        ));
-    }
+    let exchanges = splitter.finish();
     // The conversation's other members ride on the first prompt.
     let mut rest = Some(rest);
     for exchange in exchanges {
+        let awaits = exchange.awaits_response();
+        if awaits {
+            draft.notes.push(awaiting_note(
+                exchange.prompt.len(),
+                "message(s) after the last assistant message",
+            ));
+        }
         let Exchange {
             prompt,
             response,
@@ -214,7 +215,9 @@ fn conversation(messages: Vec<Message>, rest: JsonObject, draft: &mut SessionDra
         let mut prompt_object = rest.take().unwrap_or_default();
         prompt_object.insert("messages".to_owned(), Value::Array(prompt));
         let mut response_object = Map::new();
-        response_object.insert("messages".to_owned(), Value::Array(response));
+        if !awaits {
+            response_object.insert("messages".to_owned(), Value::Array(response));
+        }
         draft.turns.push(TurnDraft {
             prompt: prompt_object,
             response: response_object,
@@ -709,8 +712,9 @@ mod tests {
     #[test]
     fn a_prompt_awaiting_completion_ignores_its_open_header() {
         let (counts, document, notes) = one("p.txt", AWAITING);
-        // The tool's reply came after the last sampling: it forms no turn.
-        assert_eq!(counts.roles, strings(&["H-User"]));
+        // The tool's reply came after the last sampling: a turn that awaits the next.
+        assert_eq!(counts.roles, strings(&["H-User", "A-User"]));
+        assert_eq!(document["Turns"][1]["BKNResponse"], serde_json::json!({}));
         let call = &document["Turns"][0]["BKNResponse"]["messages"][1];
         assert_eq!(call["recipient"], "functions.lookup_weather");
         assert_eq!(call["channel"], "commentary");
@@ -728,7 +732,7 @@ mod tests {
         );
         assert_eq!(
             (counts.turns, counts.calls, counts.results, counts.paired),
-            (1, 1, 0, 0)
+            (2, 1, 1, 1)
         );
     }
 
@@ -924,11 +928,6 @@ mod tests {
                 "only an assistant header may stay open",
             ),
             ("<|start|>user<|message|>x", "text 1:1", "end token"),
-            (
-                "<|start|>user<|message|>x<|end|>",
-                "(document)",
-                "at least one model response",
-            ),
         ];
         for (text, place, message) in cases {
             let error =

@@ -17,7 +17,7 @@
 //! file of single messages is one session.
 
 use super::session::{SessionDraft, TurnDraft};
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -366,12 +366,12 @@ impl Conversation {
     /// The session: `around` (the object a list was wrapped in) stays on the first
     /// prompt, with `messages` cut to what that call was sent.
     fn finish(self, around: &JsonObject) -> SessionDraft {
-        let (exchanges, trailing) = self.splitter.finish();
+        let exchanges = self.splitter.finish();
         let mut draft = SessionDraft::default();
-        if !trailing.is_empty() {
-            draft.notes.push(format!(
-                "{} message(s) after the last AI message form no turn and are not converted",
-                trailing.len()
+        if let Some(last) = exchanges.last().filter(|last| last.awaits_response()) {
+            draft.notes.push(awaiting_note(
+                last.prompt.len(),
+                "message(s) after the last AI message",
             ));
         }
         if self.removed > 0 {
@@ -559,7 +559,10 @@ mod tests {
     fn a_chat_message_history_file_on_one_line_with_escapes() {
         let (counts, document, notes) = one("history.json", FILE_HISTORY);
         // Chat messages with a `user` and an `assistant` role are a human and an answer.
-        assert_eq!(counts, expected(2, 0, 0, 0, 0, &[], &["H-User", "H-User"]));
+        assert_eq!(
+            counts,
+            expected(3, 0, 0, 0, 0, &[], &["H-User", "H-User", "H-User"])
+        );
         let turns = &document["Turns"];
         assert_eq!(
             turns[0]["PRCPrompt"]["messages"][1]["data"]["content"],
@@ -753,7 +756,7 @@ mod tests {
                 "`kwargs` to be an object",
             ),
             (r#""hello""#.to_owned(), "/messages/0", "a message object"),
-            (human.to_owned(), "(document)", "at least one model response"),
+            (String::new(), "(document)", "at least one message"),
         ];
         for (messages, place, message) in cases {
             let text = format!("{{\"messages\":[{messages}]}}");
@@ -784,7 +787,7 @@ mod tests {
     fn a_derived_session_id_is_said() {
         let sessions =
             convert_text(&LangChain, "c.json", TOOL_ERROR, &ImportOptions::default()).expect("ok");
-        assert!(sessions[0].session_id.starts_with("sha256-"));
+        assert!(sessions[0].session_id.starts_with("c-"));
         assert!(
             sessions[0].notes.iter().any(|n| n.contains("derived")),
             "{:?}",

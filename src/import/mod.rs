@@ -11,7 +11,8 @@
 //! The turn rule: a turn is one model call, the prompt sent and the response it produced.
 //! The response is the run of model output of one call; the prompt is everything sent
 //! since the previous response (the system prompt belongs to turn 0). Input after the last
-//! response forms no turn. A prompt that carries a new human message gives `H-User`; one
+//! response forms a last turn that awaits its response: its prompt holds that input and
+//! its `BKNResponse` is `{}`, so nothing of a history is lost. A prompt that carries a new human message gives `H-User`; one
 //! that carries only tool results (or nothing new) gives `A-User`, the agent prompting
 //! again after running tools.
 
@@ -34,11 +35,11 @@ mod time;
 mod turns;
 
 pub use error::ImportError;
-pub use options::{DEFAULT_HELD_BYTES, ImportOptions, OptionError};
+pub use options::{DEFAULT_HELD_BYTES, DerivedIds, ImportOptions, OptionError};
 pub use session::{Converted, SessionDraft, Sessions, SourceFile, TurnDraft};
 pub use source::{
-    Choice, ImportEvent, ImportSummary, holds_pgm_ihi, import_bytes, import_paths, is_import_file,
-    is_pgm_ihi,
+    Choice, ImportEvent, ImportSummary, holds_pgm_ihi, import_bytes, import_file_bytes,
+    import_paths, is_import_file, is_pgm_ihi,
 };
 pub use time::Stamp;
 

@@ -13,7 +13,7 @@
 use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
 use super::time::Stamp;
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -191,15 +191,15 @@ pub(super) fn conversation(
             _ => splitter.input(message.clone(), false, None),
         }
     }
-    let (exchanges, trailing) = splitter.finish();
+    let exchanges = splitter.finish();
     let mut draft = SessionDraft::default();
-    if !trailing.is_empty() {
-        draft.notes.push(format!(
-            "{} message(s) after the last assistant message form no turn and are not converted",
-            trailing.len()
-        ));
-    }
     for (index, exchange) in exchanges.into_iter().enumerate() {
+        if exchange.awaits_response() {
+            draft.notes.push(awaiting_note(
+                exchange.prompt.len(),
+                "message(s) after the last assistant message",
+            ));
+        }
         let Exchange {
             prompt,
             mut response,
@@ -509,11 +509,7 @@ mod tests {
                 "/0/tool_call_id",
                 "tool_call_id",
             ),
-            (
-                r#"[{"role":"user","content":"x"}]"#,
-                "(document)",
-                "at least one model response",
-            ),
+            (r#"[]"#, "(document)", "at least one message"),
         ];
         for (text, place, message) in cases {
             let error = convert_text(
@@ -539,7 +535,7 @@ mod tests {
         let sessions =
             convert_text(&OpenAiChat, "c.json", LEGACY, &ImportOptions::default()).expect("ok");
         let id = sessions[0].session_id.clone();
-        assert!(id.starts_with("sha256-"), "{id}");
+        assert!(id.starts_with("c-") && id.len() == "c-".len() + 12, "{id}");
         assert!(
             sessions[0].notes.iter().any(|n| n.contains("derived")),
             "{:?}",

@@ -29,7 +29,7 @@
 
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
-use super::turns::{Exchange, Splitter};
+use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
@@ -295,10 +295,18 @@ fn standalone(record: &Record, kind: Kind) -> Result<SessionDraft, ImportError> 
             }
             match object.get("input") {
                 Some(Value::Array(items)) => conversation.items(record, items, "/input")?,
-                Some(Value::String(_)) => draft.notes.push(
-                    "the request's `input` is a string: a question without an answer, no turn"
-                        .to_owned(),
-                ),
+                // A question not answered yet: the request as it is is the prompt of a
+                // turn that awaits its response.
+                Some(Value::String(_)) => {
+                    draft
+                        .notes
+                        .push(awaiting_note(1, "`input` string of the request"));
+                    draft.turns.push(TurnDraft {
+                        prompt: object.clone(),
+                        human: true,
+                        ..TurnDraft::default()
+                    });
+                }
                 _ => {
                     return Err(
                         record.error("/input", "`input` to be a string or an array of items")
@@ -314,7 +322,9 @@ fn standalone(record: &Record, kind: Kind) -> Result<SessionDraft, ImportError> 
         }
         _ => return Err(record.error("", EXPECTED)),
     }
-    conversation.finish(&mut draft);
+    if draft.turns.is_empty() {
+        conversation.finish(&mut draft);
+    }
     Ok(draft)
 }
 
@@ -483,11 +493,20 @@ impl Conversation {
     }
 
     fn finish(self, draft: &mut SessionDraft) {
-        let (exchanges, trailing) = self.splitter.finish();
-        if !trailing.is_empty() {
-            draft.notes.push(format!(
-                "{} input item(s) after the last model output form no turn and are not converted",
-                trailing.len()
+        let mut exchanges = self.splitter.finish();
+        // Members met after the last item (a Codex `turn_context` before a turn that was
+        // never sent) prepare a call that has not happened: kept on a turn awaiting it.
+        if self
+            .riders
+            .iter()
+            .any(|(turn, ..)| *turn == exchanges.len())
+        {
+            exchanges.push(Exchange::default());
+        }
+        if let Some(last) = exchanges.last().filter(|last| last.awaits_response()) {
+            draft.notes.push(awaiting_note(
+                last.prompt.len(),
+                "input item(s) after the last model output",
             ));
         }
         if !self.unknown.is_empty() {
@@ -514,6 +533,7 @@ impl Conversation {
             ));
         }
         for (mut prompt, exchange) in prompts.into_iter().zip(exchanges) {
+            let awaits = exchange.awaits_response();
             let Exchange {
                 prompt: input,
                 response,
@@ -523,7 +543,9 @@ impl Conversation {
             } = exchange;
             prompt.insert("input".to_owned(), Value::Array(input));
             let mut output = Map::new();
-            output.insert("output".to_owned(), Value::Array(response));
+            if !awaits {
+                output.insert("output".to_owned(), Value::Array(response));
+            }
             draft.turns.push(TurnDraft {
                 prompt,
                 response: output,
@@ -861,13 +883,13 @@ mod tests {
         assert_eq!(
             counts,
             Counts {
-                turns: 2,
+                turns: 3,
                 calls: 1,
                 results: 1,
                 paired: 1,
                 errors: 0,
                 tools: vec!["apply_patch".into()],
-                roles: roles(&["H-User", "A-User"]),
+                roles: roles(&["H-User", "A-User", "H-User"]),
             }
         );
         let turns = &document["Turns"];
@@ -1107,9 +1129,9 @@ mod tests {
                 "call_id",
             ),
             (
-                r#"[{"role":"user","content":"x"}]"#.to_owned(),
+                r#"[]"#.to_owned(),
                 "(document)",
-                "at least one model response",
+                "at least one message",
             ),
         ];
         for (text, place, message) in cases {

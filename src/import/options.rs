@@ -12,6 +12,38 @@ pub const DEFAULT_ENVIRONMENT_ID: &str = "unknown";
 /// [`ImportOptions::held_bytes`] says otherwise.
 pub const DEFAULT_HELD_BYTES: u64 = 2 * 1024 * 1024;
 
+/// What a session id is derived from when a file holds none and none is given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DerivedIds {
+    /// The file's path (the default): `<file stem>-<12 hex digits of the SHA-256 of its
+    /// absolute, canonical path>`, so that a transcript that grew since it was last
+    /// ingested replaces the session it made then, and two files never share one.
+    /// Input without a path (standard input, a request body) falls back to `Content`.
+    #[default]
+    Path,
+    /// The file's content: `sha256-<16 hex digits of the SHA-256 of its bytes>`; a file
+    /// ingested again after it changed makes a new session.
+    Content,
+}
+
+impl DerivedIds {
+    /// Reads `path` or `content`.
+    ///
+    /// # Errors
+    ///
+    /// When `name` is neither.
+    pub fn parse(name: &str) -> Result<Self, OptionError> {
+        match name {
+            "path" => Ok(Self::Path),
+            "content" => Ok(Self::Content),
+            _ => Err(OptionError {
+                value: name.to_owned(),
+                expected: "`path` or `content`",
+            }),
+        }
+    }
+}
+
 /// An option value that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{value:?} is not {expected}")]
@@ -42,6 +74,7 @@ pub struct ImportOptions {
     instance_id: Option<String>,
     environment_id: Option<String>,
     held_bytes: Option<u64>,
+    derived_ids: DerivedIds,
 }
 
 impl ImportOptions {
@@ -51,6 +84,16 @@ impl ImportOptions {
     pub fn session_id(self, id: impl Into<String>) -> Self {
         Self {
             session_id: Some(id.into()),
+            ..self
+        }
+    }
+
+    /// What session ids are derived from when a file holds none and none is given
+    /// (default [`DerivedIds::Path`]).
+    #[must_use]
+    pub fn derive_ids_from(self, derived_ids: DerivedIds) -> Self {
+        Self {
+            derived_ids,
             ..self
         }
     }
@@ -129,6 +172,10 @@ impl ImportOptions {
 
     pub(super) fn given_session_id(&self) -> Option<&str> {
         self.session_id.as_deref()
+    }
+
+    pub(super) fn derived_ids(&self) -> DerivedIds {
+        self.derived_ids
     }
 
     pub(super) fn zone(&self) -> Option<&(String, TimeZone)> {

@@ -2,12 +2,13 @@
 //! roles, indexes and the data-exchange metadata that says where the document came from.
 
 use super::time::{Stamp, relative_time, simple_time};
-use super::{ImportError, ImportOptions, Importer};
+use super::{DerivedIds, ImportError, ImportOptions, Importer};
 use crate::check::{CheckOptions, Severity, check_problems};
 use crate::model::{
     DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role, Turn,
 };
 use serde_json::{Number, Value};
+use sha2::{Digest, Sha256};
 
 /// One turn as an importer found it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -43,13 +44,15 @@ pub struct SessionDraft {
     pub notes: Vec<String>,
 }
 
-/// A file being imported: its name as given and the SHA-256 of its bytes.
+/// A file being imported: its name as given, the SHA-256 of its bytes and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
     /// The path as given, or `<stdin>`.
     pub name: String,
     /// SHA-256 of the file's bytes, in lower-case hex.
     pub digest: String,
+    /// Its absolute, canonical path; `None` for input that is no file.
+    pub path: Option<std::path::PathBuf>,
 }
 
 /// A converted session: a PGM-IHI history that passed ihigraph's checks.
@@ -141,7 +144,7 @@ impl<'a> Sessions<'a> {
             return Err(ImportError::at(
                 draft.line,
                 "",
-                "at least one model response: without one there is no turn to convert",
+                "at least one message: a conversation without any has no turn to convert",
             ));
         }
         self.count += 1;
@@ -202,16 +205,25 @@ impl<'a> Sessions<'a> {
         if let Some(id) = self.options.given_session_id() {
             return format!("{id}{suffix}");
         }
-        let id = format!("sha256-{}{suffix}", &self.file.digest[..16]);
+        let (id, from) = match (self.options.derived_ids(), &self.file.path) {
+            (DerivedIds::Path, Some(path)) => (
+                format!("{}{suffix}", path_session_id(path)),
+                "the file's path",
+            ),
+            _ => (
+                format!("sha256-{}{suffix}", &self.file.digest[..16]),
+                "the file's SHA-256",
+            ),
+        };
         // Said once per file: the sessions of a long file all derive theirs alike.
         if self.count == 1 {
             notes.push(if suffix.is_empty() {
                 format!(
-                    "session id {id:?} derived from the file's SHA-256: the file holds none (give one with --session-id)"
+                    "session id {id:?} derived from {from}: the file holds none (give one with --session-id)"
                 )
             } else {
                 format!(
-                    "session ids derived from the file's SHA-256, {id:?} and on: the file holds none (give one with --session-id)"
+                    "session ids derived from {from}, {id:?} and on: the file holds none (give one with --session-id)"
                 )
             });
         }
@@ -328,6 +340,29 @@ pub fn other_members(object: &JsonObject, key: &str) -> JsonObject {
 }
 
 /// At most `chars` characters of `text`, with an ellipsis when cut.
+/// The session id a file's path gives: its stem (letters, digits, `.`, `_` and `-`
+/// kept, at most 64 of them) and 12 hex digits of the SHA-256 of the whole path, so
+/// that files of one name in two directories give two ids.
+fn path_session_id(path: &std::path::Path) -> String {
+    let stem: String = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    let digest = hex::encode(Sha256::digest(path.as_os_str().as_encoded_bytes()));
+    let stem = if stem.is_empty() { "file" } else { &stem };
+    format!("{stem}-{}", &digest[..12])
+}
+
 fn truncated(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
         Some((end, _)) => format!("{}…", &text[..end]),

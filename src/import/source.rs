@@ -89,12 +89,19 @@ pub fn import_paths(
 ) -> ImportSummary {
     let mut summary = ImportSummary::default();
     for path in crate::read::input_paths(paths, is_import_file) {
-        let (name, input) = match path {
-            InputPath::File(path) => (path.display().to_string(), Input::open(&path)),
-            InputPath::Stdin => ("<stdin>".to_owned(), Input::stdin()),
-            InputPath::Unreadable(path, error) => (path.display().to_string(), Err(error)),
+        let (name, input, place) = match path {
+            InputPath::File(path) => {
+                let place = absolute_place(&path);
+                (path.display().to_string(), Input::open(&path), place)
+            }
+            InputPath::Stdin => ("<stdin>".to_owned(), Input::stdin(), None),
+            InputPath::Unreadable(path, error) => (path.display().to_string(), Err(error), None),
         };
-        import_input(&name, input, choice, options, sink, &mut summary);
+        let source = Source {
+            name: &name,
+            path: place.as_deref(),
+        };
+        import_input(source, input, choice, options, sink, &mut summary);
         if summary.stopped {
             break;
         }
@@ -127,20 +134,75 @@ pub fn import_bytes(
     sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
 ) -> ImportSummary {
     let mut summary = ImportSummary::default();
-    let input = if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+    let source = Source { name, path: None };
+    import_input(
+        source,
+        bytes_input(bytes),
+        choice,
+        options,
+        sink,
+        &mut summary,
+    );
+    summary
+}
+
+/// Converts what has been read of the file at `path` (a file being written, cut at the
+/// end of its last complete line, say): as [`import_paths`] converts the file, named by
+/// its path, the ids of its sessions derived from that path when they are derived.
+pub fn import_file_bytes(
+    path: &Path,
+    bytes: Vec<u8>,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+) -> ImportSummary {
+    let mut summary = ImportSummary::default();
+    let name = path.display().to_string();
+    let place = absolute_place(path);
+    let source = Source {
+        name: &name,
+        path: place.as_deref(),
+    };
+    import_input(
+        source,
+        bytes_input(bytes),
+        choice,
+        options,
+        sink,
+        &mut summary,
+    );
+    summary
+}
+
+/// Bytes in memory as an input, unless they are more than a document may be.
+fn bytes_input(bytes: Vec<u8>) -> Result<Input, ReadError> {
+    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
         Err(ReadError::TooLarge {
             limit: MAX_DOCUMENT_BYTES,
         })
     } else {
         Ok(Input::Bytes(bytes.into()))
-    };
-    import_input(name, input, choice, options, sink, &mut summary);
-    summary
+    }
+}
+
+/// Where a file is, absolute and with its links resolved when it can be: what a session
+/// id derived from its path is derived from.
+fn absolute_place(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .ok()
+}
+
+/// An input's name as reported, and its absolute path when it is a file.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    name: &'a str,
+    path: Option<&'a Path>,
 }
 
 /// Converts one input into the summary's counts.
 fn import_input(
-    name: &str,
+    source: Source<'_>,
     input: Result<Input, ReadError>,
     choice: Choice,
     options: &ImportOptions,
@@ -148,8 +210,10 @@ fn import_input(
     summary: &mut ImportSummary,
 ) {
     summary.files += 1;
+    let name = source.name;
     let mut file = FileRun {
         name,
+        path: source.path,
         sink: &mut *sink,
         sessions: 0,
         stopped: false,
@@ -171,12 +235,22 @@ fn import_input(
 /// One file being converted, and where its sessions go.
 struct FileRun<'a> {
     name: &'a str,
+    path: Option<&'a Path>,
     sink: &'a mut dyn FnMut(ImportEvent<'_>) -> bool,
     sessions: usize,
     stopped: bool,
 }
 
 impl FileRun<'_> {
+    /// The file as the sessions it holds name it, `digest` the SHA-256 of its bytes.
+    fn source_file(&self, digest: String) -> SourceFile {
+        SourceFile {
+            name: self.name.to_owned(),
+            digest,
+            path: self.path.map(Path::to_path_buf),
+        }
+    }
+
     /// Gives one session to the sink; `false` when it asks to stop.
     fn give(&mut self, converted: Converted) -> bool {
         self.sessions += 1;
@@ -228,10 +302,7 @@ impl FileRun<'_> {
     ) -> Result<(), ImportError> {
         if input.len()? <= options.held_bytes_limit() {
             let bytes = input.read_all()?;
-            let file = SourceFile {
-                name: self.name.to_owned(),
-                digest: hex::encode(Sha256::digest(&bytes)),
-            };
+            let file = self.source_file(hex::encode(Sha256::digest(&bytes)));
             let bytes: Arc<[u8]> = bytes.into();
             let name = self.name.to_owned();
             let records = || -> Records {
@@ -255,10 +326,7 @@ impl FileRun<'_> {
         );
         let first = first_record(&mut records)?;
         let importer = pick(self.name, &first, choice, self.sink)?;
-        let placeholder = SourceFile {
-            name: self.name.to_owned(),
-            digest: "0".repeat(64),
-        };
+        let placeholder = self.source_file("0".repeat(64));
         let found = {
             let mut rest = std::iter::once(Ok(first)).chain(records.by_ref());
             let mut discard = |_: Converted| true;
@@ -272,10 +340,7 @@ impl FileRun<'_> {
             check.count()
         };
         drop(records);
-        let file = SourceFile {
-            name: self.name.to_owned(),
-            digest: hex::encode(hasher.replace(Sha256::new()).finalize()),
-        };
+        let file = self.source_file(hex::encode(hasher.replace(Sha256::new()).finalize()));
         let mut records = records_of(self.name, input.reader()?);
         let mut give = |converted: Converted| self.give(converted);
         let mut sessions = Sessions::new(importer, &file, options, &mut give)
@@ -317,10 +382,7 @@ impl FileRun<'_> {
         options: &ImportOptions,
     ) -> Result<(), ImportError> {
         let bytes = input.read_all()?;
-        let file = SourceFile {
-            name: self.name.to_owned(),
-            digest: hex::encode(Sha256::digest(&bytes)),
-        };
+        let file = self.source_file(hex::encode(Sha256::digest(&bytes)));
         let syntax = match choice {
             Choice::Format(importer) => importer.syntax(),
             Choice::Auto => Syntax::Text,

@@ -1,6 +1,8 @@
 //! The turn rule over a stream of messages: inputs since the last response form a
 //! prompt, the model output that follows forms the response, and each response closes a
-//! turn. Importers of message lists feed it their messages in order.
+//! turn. Input after the last response forms a last turn that awaits its response: its
+//! prompt holds that input and its response is empty (`{}`), so nothing of a history is
+//! lost. Importers of message lists feed it their messages in order.
 
 use super::time::Stamp;
 use serde_json::Value;
@@ -63,11 +65,30 @@ impl Splitter {
         }
     }
 
-    /// The exchanges, and the input items after the last response (they form no turn).
-    pub fn finish(mut self) -> (Vec<Exchange>, Vec<Value>) {
+    /// The exchanges; input after the last response forms a last one that awaits its
+    /// response ([`Exchange::awaits_response`]).
+    pub fn finish(mut self) -> Vec<Exchange> {
         self.close();
-        (self.done, self.current.prompt)
+        if !self.current.prompt.is_empty() {
+            self.done.push(self.current);
+        }
+        self.done
     }
+}
+
+impl Exchange {
+    /// Whether the model has not answered this exchange yet: input after the last
+    /// response. Its turn's `BKNResponse` is `{}`.
+    pub fn awaits_response(&self) -> bool {
+        self.response.is_empty()
+    }
+}
+
+/// The note an importer gives when the last turn awaits its response: `items` input
+/// items after the last response, named as the format names them ("message(s) after the
+/// last assistant message").
+pub fn awaiting_note(items: usize, after: &str) -> String {
+    format!("{items} {after} form the last turn, which awaits its response (`BKNResponse` is {{}})")
 }
 
 #[cfg(test)]
@@ -87,15 +108,19 @@ mod tests {
         splitter.close();
         splitter.output(json!("again"), None);
         splitter.input(json!("trailing"), true, None);
-        let (exchanges, trailing) = splitter.finish();
-        assert_eq!(exchanges.len(), 3);
+        let exchanges = splitter.finish();
+        assert_eq!(exchanges.len(), 4);
         assert_eq!(exchanges[0].prompt, [json!("system"), json!("hello")]);
         assert_eq!(exchanges[0].response, [json!("call"), json!("more")]);
         assert!(exchanges[0].human);
         assert_eq!(exchanges[0].prompt_time, Some(Stamp::Millis(5)));
         assert_eq!(exchanges[0].response_time, Some(Stamp::Millis(7)));
         assert!(!exchanges[1].human);
+        assert!(exchanges.iter().take(3).all(|e| !e.awaits_response()));
         assert!(exchanges[2].prompt.is_empty());
-        assert_eq!(trailing, [json!("trailing")]);
+        assert!(!exchanges[2].awaits_response());
+        assert_eq!(exchanges[3].prompt, [json!("trailing")]);
+        assert!(exchanges[3].awaits_response());
+        assert!(exchanges[3].human);
     }
 }

@@ -11,6 +11,9 @@ use serde_json::Value;
 pub struct AppendOutcome {
     /// The session was started by this turn.
     pub created: bool,
+    /// The turn completed the session's last turn, which awaited its response, in
+    /// place (same `TurnIndex`) instead of adding one.
+    pub completed: bool,
     /// The session's turns now.
     pub turn_count: usize,
     /// Problems downgraded to warnings (lenient checks).
@@ -62,6 +65,9 @@ impl NewSession {
 /// appended and `TurnCount` updated, and the whole document checked as any document is
 /// (the turn's `TurnIndex` must be the next one); then the session is replaced in one
 /// atomic step, so that tool results in the turn link to invocations of earlier turns.
+/// When the session's last turn awaits its response (`BKNResponse` is `{}`), a turn with
+/// that turn's `TurnIndex` completes it in place: it replaces that turn, whose prompt it
+/// should repeat, instead of being added after it.
 /// With `create`, an unknown session is started from the turn.
 ///
 /// ```
@@ -103,12 +109,19 @@ pub fn append_turn(
         }
         (Err(error), _) => return Err(error.into()),
     };
+    let mut completed = false;
     if !created {
         let turns = document
             .get_mut("Turns")
             .and_then(Value::as_array_mut)
             .expect("a rebuilt history has turns");
-        turns.push(turn.clone());
+        match turns.last_mut() {
+            Some(last) if completes(last, turn) => {
+                *last = turn.clone();
+                completed = true;
+            }
+            _ => turns.push(turn.clone()),
+        }
         let count = turns.len();
         document["TurnCount"] = Value::from(count);
     }
@@ -121,8 +134,23 @@ pub fn append_turn(
     store.write_session(&session)?;
     Ok(AppendOutcome {
         created,
+        completed,
         turn_count: history.turns.len(),
         warnings: problems,
         mapping_warnings: session.warnings,
     })
+}
+
+/// Whether `turn` completes `last`: `last` awaits its response and `turn` has its index.
+fn completes(last: &Value, turn: &Value) -> bool {
+    let awaits = last
+        .get("BKNResponse")
+        .and_then(Value::as_object)
+        .is_some_and(serde_json::Map::is_empty);
+    let index = |turn: &Value| {
+        turn.get("TurnIndex")
+            .and_then(Value::as_number)
+            .and_then(|n| crate::model::JsonDecimal::parse(&n.to_string()))
+    };
+    awaits && index(last).is_some() && index(last) == index(turn)
 }

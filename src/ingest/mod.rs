@@ -8,8 +8,12 @@ mod append;
 mod error;
 mod pipeline;
 mod prepare;
+#[cfg(feature = "watch")]
+mod watch;
 
 pub use append::{AppendOutcome, NewSession, append_turn};
 pub use error::{BatchError, IngestError};
 pub use pipeline::{DEFAULT_BATCH_QUADS, Ingest, IngestEvent, IngestSummary, Refusal};
 pub use prepare::{PreparedDocument, prepare_document, prepare_history};
+#[cfg(feature = "watch")]
+pub use watch::{Watch, WatchEvent, WatchSummary};

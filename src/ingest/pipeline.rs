@@ -5,12 +5,13 @@
 use super::{BatchError, IngestError, PreparedDocument, prepare_document, prepare_history};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
 use crate::import::{
-    Choice, ImportEvent, ImportOptions, holds_pgm_ihi, import_paths, is_import_file,
+    Choice, ImportError, ImportEvent, ImportOptions, holds_pgm_ihi, import_paths, is_import_file,
 };
 use crate::model::InteractionHistory;
 use crate::rdf::SessionGraph;
 use crate::read::{InputDocument, InputPath, Origin, STDIN_PATH, input_paths, read_documents};
 use crate::store::{HistoryStore, SessionWriter, StoreError};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -361,13 +362,30 @@ fn imported(event: ImportEvent<'_>, send: &mut dyn FnMut(Produced) -> bool) -> b
                 line: None,
             },
             session: None,
-            diagnostics: vec![Diagnostic {
-                severity: Severity::Error,
-                place: Place::Input(error.place),
-                rule: Rule::Format,
-                message: error.message,
-            }],
+            diagnostics: vec![import_refusal(error)],
         })),
+    }
+}
+
+/// The diagnostic of a file an importer refused.
+pub(super) fn import_refusal(error: ImportError) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        place: Place::Input(error.place),
+        rule: Rule::Format,
+        message: error.message,
+    }
+}
+
+/// The diagnostic of a session whose id `earlier`, another input of the same run, gave.
+pub(super) fn clash_refusal(earlier: &str, session_id: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        place: Place::Pointer("/SessionID".to_owned()),
+        rule: Rule::SessionClash,
+        message: format!(
+            "a session id no other input gives: {earlier} gave session {session_id:?} before, and two histories must not become one session (give one of them another id with --session-id, or let ids derive from the path)"
+        ),
     }
 }
 
@@ -401,6 +419,8 @@ struct Writer<'a, S> {
     part: Part,
     pending: Pending,
     summary: IngestSummary,
+    /// The file each session of this run came from.
+    sources: HashMap<String, String>,
     sink: S,
 }
 
@@ -412,11 +432,13 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
             part: Part::default(),
             pending: Pending::default(),
             summary: IngestSummary::default(),
+            sources: HashMap::new(),
             sink,
         }
     }
 
-    fn add(&mut self, document: PreparedDocument) -> Result<(), IngestError> {
+    fn add(&mut self, mut document: PreparedDocument) -> Result<(), IngestError> {
+        self.refuse_clash(&mut document);
         (self.sink)(IngestEvent::Prepared(&document));
         self.summary.warnings += document
             .diagnostics
@@ -451,6 +473,28 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
             self.commit()?;
         }
         Ok(())
+    }
+
+    /// Refuses a session whose id an earlier input of this run gave: the two would be
+    /// stored as one session, the later replacing the earlier. Inputs of one file may
+    /// give a session again (a later version of it, as a log keeps them).
+    fn refuse_clash(&mut self, document: &mut PreparedDocument) {
+        let Some(session) = &document.session else {
+            return;
+        };
+        let file = &document.origin.name;
+        match self.sources.get(&session.session_id) {
+            None => {
+                self.sources
+                    .insert(session.session_id.clone(), file.clone());
+            }
+            Some(earlier) if earlier == file => {}
+            Some(earlier) => {
+                let refusal = clash_refusal(earlier, &session.session_id);
+                document.session = None;
+                document.diagnostics.push(refusal);
+            }
+        }
     }
 
     /// Gives the part's sessions to the store (new ones to its loader).

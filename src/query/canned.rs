@@ -287,15 +287,21 @@ fn parse(text: &'static str) -> Query {
 /// `recent-turns`: the newest turns of a session, newest first, one row per turn.
 pub const RECENT_TURNS: CannedQuery = CannedQuery {
     name: "recent-turns",
-    summary: "the newest turns of a session, newest first: index, role, time, prompt and answer text",
+    summary: "the newest turns of a session, newest first: index, role, time, prompt and answer text, whether it awaits its response",
     parameters: &[SESSION_REQUIRED, count("10")],
     sparql: include_str!("../../queries/recent-turns.rq"),
     scope: SessionScope::Store,
 };
 
 /// The columns of [`RECENT_TURNS`], in order.
-pub(crate) const RECENT_TURNS_COLUMNS: [&str; 5] =
-    ["turnIndex", "role", "time", "promptText", "answerText"];
+pub(crate) const RECENT_TURNS_COLUMNS: [&str; 6] = [
+    "turnIndex",
+    "role",
+    "time",
+    "promptText",
+    "answerText",
+    "awaiting",
+];
 
 /// The `session` and `n` of a call of [`RECENT_TURNS`], checked as
 /// [`CannedQuery::bind`] checks them.

@@ -7,7 +7,7 @@
 //! an index beyond 64 bits) gets none, and the query runs instead.
 
 use super::vocab::{ch, ihi};
-use oxigraph::model::vocab::xsd;
+use oxigraph::model::vocab::{rdf, xsd};
 use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::DateTime;
 use serde::{Deserialize, Serialize};
@@ -35,11 +35,14 @@ pub struct RecentTurn {
     /// The text of its answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_text: Option<String>,
+    /// Whether it awaits its response (`ihi:TurnAwaitingResponse`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub awaiting: bool,
 }
 
 impl RecentTurn {
     /// The row `recent-turns` gives: `turnIndex`, `role`, `time`, `promptText`,
-    /// `answerText`.
+    /// `answerText`, `awaiting`.
     pub fn row(&self) -> Vec<Option<Term>> {
         let simple = |text: &Option<String>| {
             text.as_ref()
@@ -53,6 +56,7 @@ impl RecentTurn {
                 .map(|time| Literal::new_typed_literal(time, xsd::DATE_TIME).into()),
             simple(&self.prompt_text),
             simple(&self.answer_text),
+            Some(Literal::from(self.awaiting).into()),
         ]
     }
 }
@@ -99,6 +103,10 @@ impl RecentTurns {
                 turns.entry(subject).or_default().indexes.push(&quad.object);
             } else if predicate == ihi::ROLE_PROPERTY {
                 turns.entry(subject).or_default().roles.push(&quad.object);
+            } else if predicate == rdf::TYPE
+                && matches!(&quad.object, Term::NamedNode(class) if class.as_ref() == ihi::TURN_AWAITING_RESPONSE)
+            {
+                turns.entry(subject).or_default().awaiting = true;
             } else if predicate == ch::TIMESTAMP {
                 turns.entry(subject).or_default().times.push(&quad.object);
             } else if predicate == ch::HAS_PROMPT || predicate == ch::HAS_ANSWER {
@@ -164,6 +172,7 @@ struct TurnFacts<'a> {
     times: Vec<&'a Term>,
     prompts: Vec<&'a NamedNode>,
     answers: Vec<&'a NamedNode>,
+    awaiting: bool,
 }
 
 impl TurnFacts<'_> {
@@ -204,6 +213,7 @@ impl TurnFacts<'_> {
             time,
             prompt_text: text_of(&self.prompts, prompt_texts)?,
             answer_text: text_of(&self.answers, answer_texts)?,
+            awaiting: self.awaiting,
         })
     }
 }

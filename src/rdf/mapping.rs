@@ -458,6 +458,9 @@ impl Mapper<'_> {
         let conversation = self.conversation.clone();
         let out = &mut self.out;
         out.types(&node, &[ch::CONVERSATION_TURN, prov::ACTIVITY]);
+        if turn.response.is_empty() {
+            out.types(&node, &[ihi::TURN_AWAITING_RESPONSE]);
+        }
         self.memory_item(&node);
         let out = &mut self.out;
         out.add(&conversation, ch::HAS_TURN, node.clone());

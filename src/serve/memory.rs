@@ -85,6 +85,7 @@ pub(crate) fn context_json(
         "budget": context.budget,
         "turns": context.turns,
         "turns_available": context.turns_available,
+        "awaiting": context.awaiting,
         "omitted": context.omitted,
     }))
 }

@@ -433,7 +433,7 @@ async fn append(
     Ok((
         status,
         Json(
-            json!({"created": outcome.created, "turns": outcome.turn_count, "warnings": warnings}),
+            json!({"created": outcome.created, "completed": outcome.completed, "turns": outcome.turn_count, "warnings": warnings}),
         ),
     )
         .into_response())

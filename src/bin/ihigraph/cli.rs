@@ -288,6 +288,16 @@ pub struct IngestArgs {
     #[arg(long, default_value_t = ihigraph::ingest::DEFAULT_BATCH_QUADS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch_quads: usize,
+    /// Keep going: watch the directories and files given, ingest new files, store the
+    /// new turns of grown ones (each session in one atomic step), until Ctrl-C or SIGTERM
+    /// (takes a foreign format or auto, not pgm-ihi)
+    #[arg(long)]
+    pub watch: bool,
+    /// With --watch: look for changes every SECONDS instead of asking the system for
+    /// file events (for file systems that give none, such as some network mounts)
+    #[arg(long, value_name = "SECONDS", requires = "watch",
+          value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=3600))]
+    pub poll: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -311,9 +321,15 @@ pub struct ConvertArgs {
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// SessionID of files that hold none (a file of several sessions gives ID#<line>
-    /// for one per line, else ID#<n>) [default: derived from the file's SHA-256, and said]
+    /// for one per line, else ID#<n>) [default: derived as --derive-ids says, and said]
     #[arg(long, value_name = "ID")]
     pub session_id: Option<String>,
+    /// What the SessionID of a file that holds none is derived from: `path` gives
+    /// <file stem>-<hash of its absolute path>, so that a transcript ingested again after
+    /// it grew replaces its session; `content` gives sha256-<hash of its bytes>, a new
+    /// session for every version (standard input always gets `content`) [default: path]
+    #[arg(long, value_name = "FROM", value_parser = ["path", "content"])]
+    pub derive_ids: Option<String>,
     /// Session start for files without times (RFC 3339) [default: relative times]
     #[arg(long, value_name = "RFC3339")]
     pub start_time: Option<String>,

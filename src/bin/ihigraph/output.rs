@@ -6,9 +6,10 @@ use crate::status::Status;
 use anyhow::{Context, Result};
 use comfy_table::{ContentArrangement, Table, presets};
 use ihigraph::HistoryStore;
-use ihigraph::ingest::{IngestEvent, IngestSummary, PreparedDocument};
+use ihigraph::ingest::{IngestEvent, IngestSummary, PreparedDocument, WatchEvent};
 use ihigraph::query::ResultsFormat;
 use ihigraph::rdf::prefixes_with_base;
+use ihigraph::read::Origin;
 use oxigraph::model::Term;
 use oxigraph::sparql::{QueryResults, QuerySolution, Variable};
 use std::io::{self, BufWriter, Write};
@@ -87,6 +88,63 @@ pub fn print_ingest_event(event: IngestEvent<'_>) {
             eprintln!("{origin}: replaced the stored session {session_id:?}");
         }
         IngestEvent::Note { origin, note } => eprintln!("{origin}: {note}"),
+        _ => {}
+    }
+}
+
+/// What `ingest --watch` does, as it does it: each session stored on standard output
+/// (one line, flushed), the rest on standard error.
+pub fn print_watch_event(event: WatchEvent<'_>) {
+    match event {
+        WatchEvent::Watching { paths, polling } => {
+            let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            eprintln!(
+                "watching {} ({}); Ctrl-C stops",
+                paths.join(", "),
+                if polling { "polling" } else { "file events" }
+            );
+        }
+        WatchEvent::Stored {
+            file,
+            session_id,
+            turns,
+            before,
+            awaiting,
+        } => {
+            let change = match turns.cmp(&before) {
+                std::cmp::Ordering::Greater if before > 0 => format!(", {} new", turns - before),
+                _ => String::new(),
+            };
+            println!(
+                "{file}: session {session_id:?}: {turns} turn{}{change}{}",
+                plural(turns),
+                if awaiting {
+                    ", the last awaits its response"
+                } else {
+                    ""
+                }
+            );
+            let _ = io::stdout().flush();
+        }
+        WatchEvent::Waiting { file, bytes } => {
+            eprintln!("{file}: the last line ({bytes} bytes so far) waits for its end");
+        }
+        WatchEvent::Note { file, note } => eprintln!("{file}: {note}"),
+        WatchEvent::Refused { file, error } => {
+            let origin = Origin {
+                name: file.to_owned(),
+                line: None,
+            };
+            eprintln!("{} (read again when it changes)", error.located(&origin));
+        }
+        WatchEvent::Removed { file, sessions } => eprintln!(
+            "{file}: removed; its session{} {} stay{} in the store",
+            plural(sessions.len()),
+            sessions.join(", "),
+            if sessions.len() == 1 { "s" } else { "" }
+        ),
+        WatchEvent::Renamed { from, to } => eprintln!("{from}: renamed to {to}"),
+        WatchEvent::Trouble { message } => eprintln!("ihigraph: {message}"),
         _ => {}
     }
 }

@@ -54,6 +54,8 @@ pub fn run(store: &HistoryStore, args: &AppendArgs) -> Result<Status> {
                 "{} session {:?}: {} turn{}",
                 if outcome.created {
                     "started"
+                } else if outcome.completed {
+                    "completed the last turn of"
                 } else {
                     "appended to"
                 },

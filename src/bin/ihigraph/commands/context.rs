@@ -37,6 +37,11 @@ pub fn run(store: &HistoryStore, args: &ContextArgs) -> Result<Status> {
     for omission in &context.omitted {
         eprintln!("ihigraph: left out: {omission}");
     }
+    for index in &context.awaiting {
+        eprintln!(
+            "ihigraph: turn {index} awaits its response: its input is in the request, no answer follows"
+        );
+    }
     let turns = match context.turns.as_slice() {
         [] => "no turns".to_owned(),
         [only] => format!("turn {only}"),

@@ -24,7 +24,7 @@ use crate::cli::{CheckArgs, Cli, Command, ImportArgs, ResultsFormat, StoreArgs};
 use crate::output::{Shape, plural};
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
-use ihigraph::import::{Choice, ImportOptions};
+use ihigraph::import::{Choice, DerivedIds, ImportOptions};
 use ihigraph::store::{Credentials, Limits, RemoteOptions, SchemeSetting};
 use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
 use std::io::{self, IsTerminal};
@@ -168,6 +168,11 @@ fn import_choice(from: &str) -> Result<Choice> {
 /// The import options, with the flag named in what is wrong.
 fn import_options(args: &ImportArgs) -> Result<ImportOptions> {
     let mut options = ImportOptions::default();
+    if let Some(from) = &args.derive_ids {
+        let derived =
+            DerivedIds::parse(from).map_err(|e| UsageError(format!("--derive-ids: {e}")))?;
+        options = options.derive_ids_from(derived);
+    }
     if let Some(id) = &args.session_id {
         options = options.session_id(id);
     }
@@ -193,6 +198,7 @@ fn import_options(args: &ImportArgs) -> Result<ImportOptions> {
 /// Whether any import option is given (they mean nothing to PGM-IHI input).
 fn any_import_option(args: &ImportArgs) -> bool {
     args.session_id.is_some()
+        || args.derive_ids.is_some()
         || args.start_time.is_some()
         || args.timezone.is_some()
         || args.instance_id.is_some()

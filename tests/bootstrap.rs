@@ -1,7 +1,8 @@
 //! `.ci/libclang`, which `.ci/bootstrap` asks whether the RocksDB build will find
 //! libclang, finds it as bindgen's loader does, and never takes libclang-cpp (the C++
-//! interface some toolchain images ship alone) for it.
-#![allow(clippy::unwrap_used)]
+//! interface some toolchain images ship alone) for it; and that `.ci/bootstrap` installs
+//! the tests' needs for a test run only.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use std::path::Path;
 use std::process::Command;
@@ -46,4 +47,91 @@ fn the_names_bindgen_loads_are_found() {
 fn other_clang_libraries_do_not_count() {
     let (found, text) = detect(&["libclangBasic.a", "libclang-cpp.so.14.0", "libclang.a"]);
     assert!(!found, "{text}");
+}
+
+/// What `.ci/bootstrap --plan` says the command needs: its `build:` and `tests:` lines.
+fn plan(command: &[&str]) -> (String, Option<String>) {
+    let output = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/bootstrap"))
+        .arg("--plan")
+        .args(command)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{command:?}: {text}");
+    let line = |prefix: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(prefix))
+            .map(str::to_owned)
+    };
+    (line("build: ").unwrap(), line("tests: "))
+}
+
+#[test]
+fn trying_the_tool_installs_only_what_the_build_needs() {
+    for command in [
+        &["cargo", "run", "--", "demo"][..],
+        &["cargo", "build", "--release"],
+        &["cargo", "run", "--", "test"],
+        &["cargo", "clippy", "--all-targets", "--", "-D", "warnings"],
+        &["cargo", "--color", "always", "run"],
+    ] {
+        let (build, tests) = plan(command);
+        assert_eq!(build, "libclang-dev ccache", "{command:?}");
+        assert_eq!(tests, None, "{command:?} would install the tests' needs");
+    }
+}
+
+#[test]
+fn a_test_run_installs_what_the_tests_need_too() {
+    for command in [
+        &["cargo", "test"][..],
+        &["cargo", "+stable", "--locked", "test", "--test", "cli"],
+        &["cargo", "--color", "always", "test"],
+        &["cargo", "t"],
+        &["cargo", "nextest", "run"],
+        &["--tests", "make", "check"],
+    ] {
+        let (build, tests) = plan(command);
+        assert_eq!(build, "libclang-dev ccache", "{command:?}");
+        let tests = tests.unwrap_or_else(|| panic!("{command:?} is a test run"));
+        for need in [
+            "strace",
+            "default-jdk-headless",
+            "virtuoso-opensource",
+            "chromium",
+            "pip:owlready2",
+            "pip:SPARQLWrapper",
+            "pip:oxigraph==",
+        ] {
+            assert!(tests.contains(need), "{command:?} lacks {need}: {tests}");
+        }
+    }
+}
+
+/// The README's first command and CI's test step, as written there, keep to the rule.
+#[test]
+fn the_readme_and_ci_commands_install_what_they_should() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let first_block: Vec<&str> = readme
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("\n```")
+        .next()
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(
+        first_block,
+        [
+            ".ci/bootstrap cargo run -- demo",
+            ".ci/bootstrap cargo test"
+        ]
+    );
+    let (_, tests) = plan(&["cargo", "run", "--", "demo"]);
+    assert_eq!(tests, None);
+    let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(run.contains("step .ci/bootstrap cargo test\n"), "{run}");
+    assert!(plan(&["cargo", "test"]).1.is_some());
 }

@@ -135,3 +135,103 @@ fn the_readme_and_ci_commands_install_what_they_should() {
     assert!(run.contains("step .ci/bootstrap cargo test\n"), "{run}");
     assert!(plan(&["cargo", "test"]).1.is_some());
 }
+
+/// A machine where nothing the build or the tests need is installed but libclang (which
+/// `.ci/libclang` finds in the system's directories, as on this one): its PATH holds
+/// only bash and the few tools `.ci/bootstrap` itself uses, and an `apt-get`, `sudo`,
+/// `python3` and `cargo` that note how they were called and install nothing.
+struct BareMachine {
+    dir: tempfile::TempDir,
+}
+
+impl BareMachine {
+    fn new() -> BareMachine {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        for tool in ["bash", "dirname", "id"] {
+            let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+                .map(|path| path.join(tool))
+                .find(|path| path.is_file())
+                .unwrap_or_else(|| panic!("no {tool} on PATH"));
+            std::os::unix::fs::symlink(real, bin.join(tool)).unwrap();
+        }
+        for (tool, script) in [
+            ("apt-get", r#"echo "$*" >> "$FAKE_LOG/apt-get""#),
+            ("sudo", r#"exec "$@""#),
+            // `python3 -c 'import X'` finds nothing; `python3 -m pip install` notes it.
+            (
+                "python3",
+                r#"[ "$1" = -c ] && exit 1; echo "$*" >> "$FAKE_LOG/pip""#,
+            ),
+            ("cargo", r#"echo "$*" >> "$FAKE_LOG/cargo""#),
+        ] {
+            let path = bin.join(tool);
+            std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        BareMachine { dir }
+    }
+
+    /// Runs `.ci/bootstrap` with these arguments; gives what it asked apt-get to install,
+    /// what it asked pip to install, and how it ran cargo.
+    fn bootstrap(&self, arguments: &[&str]) -> (Vec<String>, Vec<String>, String) {
+        let log = self.dir.path().join(format!("log-{}", arguments.join("-")));
+        std::fs::create_dir(&log).unwrap();
+        let output = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/bootstrap"))
+            .args(arguments)
+            .env("PATH", self.dir.path().join("bin"))
+            .env("FAKE_LOG", &log)
+            .env("IHIGRAPH_CHROMIUM", self.dir.path().join("no-chromium"))
+            .env("CARGO_TARGET_DIR", self.dir.path().join("target"))
+            .env_remove("CC")
+            .env_remove("CXX")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{arguments:?}: {stderr}");
+        let read = |name: &str| std::fs::read_to_string(log.join(name)).unwrap_or_default();
+        let apt: Vec<String> = read("apt-get")
+            .lines()
+            .filter_map(|line| line.strip_prefix("install -y -qq "))
+            .flat_map(|packages| packages.split(' ').map(str::to_owned))
+            .collect();
+        let pip: Vec<String> = read("pip")
+            .lines()
+            .filter_map(|line| line.strip_prefix("-m pip install --quiet "))
+            .map(str::to_owned)
+            .collect();
+        (apt, pip, read("cargo").trim_end().to_owned())
+    }
+}
+
+#[test]
+fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
+    let machine = BareMachine::new();
+    let (apt, pip, cargo) = machine.bootstrap(&["cargo", "run", "--", "demo"]);
+    assert_eq!(
+        apt,
+        ["ccache"],
+        "libclang is here, so ccache alone is missing"
+    );
+    assert!(pip.is_empty(), "{pip:?}");
+    assert_eq!(cargo, "run -- demo");
+
+    let (apt, pip, cargo) = machine.bootstrap(&["cargo", "test"]);
+    assert_eq!(
+        apt,
+        [
+            "ccache",
+            "strace",
+            "default-jdk-headless",
+            "virtuoso-opensource",
+            "chromium"
+        ]
+    );
+    assert_eq!(
+        pip,
+        ["owlready2", "SPARQLWrapper==2.0.0", "oxigraph==0.5.13"]
+    );
+    assert_eq!(cargo, "test");
+}

@@ -8,7 +8,7 @@
 #
 #   benches/import.sh [SESSIONS] [MB] [WORK_DIR]   (defaults: 1000, 4, target/import-bench)
 #
-# Needs GNU time (/usr/bin/time). The README's "Importing other formats" section records
+# Needs GNU time (/usr/bin/time). docs/formats.md ("Importing other formats") records
 # the figures of a run.
 set -euo pipefail
 

@@ -11,8 +11,8 @@
 #
 #   benches/ingest.sh [SESSIONS] [WORK_DIR]      (defaults: 10000, target/ingest-bench)
 #
-# Needs GNU time (/usr/bin/time). Prints a summary table at the end; the README's
-# Performance section records the figures of a run.
+# Needs GNU time (/usr/bin/time). Prints a summary table at the end; docs/performance.md
+# records the figures of a run.
 set -euo pipefail
 
 sessions=${1:-10000}

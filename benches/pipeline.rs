@@ -4,7 +4,7 @@
 //! measured twice, reported as MB/s of JSON and as turns/s; documents/s is turns/s
 //! divided by the turns per document printed first.
 //!
-//! Run: `cargo bench --bench pipeline`. Figures are in the README.
+//! Run: `cargo bench --bench pipeline`. Figures are in docs/performance.md.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 #![allow(missing_docs, clippy::unwrap_used)]
 

@@ -4,7 +4,7 @@
 //! their time should not grow with the number of sessions.
 //!
 //! Run: `cargo bench --bench queries` (building the 10,000-session store takes about a
-//! minute). Figures are in the README.
+//! minute). Figures are in docs/performance.md.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -6,7 +6,7 @@
 #   benches/report-verify.sh [SESSIONS] [WORK_DIR]   (defaults: 1000, target/report-bench)
 #
 # A store already in WORK_DIR/store-SESSIONS is reused (delete it to ingest again).
-# Needs GNU time (/usr/bin/time). The README's figures come from runs of this script.
+# Needs GNU time (/usr/bin/time). The figures in docs/performance.md come from runs of this script.
 set -euo pipefail
 
 sessions=${1:-1000}

@@ -24,6 +24,42 @@ pub mod report;
 pub mod serve;
 pub mod store;
 
+/// The guides in `docs/`, compiled by `cargo test --doc` as the README is above, so that
+/// their Rust examples run (`tests/docs.rs` checks that every page is here).
+#[cfg(doctest)]
+mod guides {
+    #[doc = include_str!("../docs/context.md")]
+    struct Context;
+    #[doc = include_str!("../docs/dependencies.md")]
+    struct Dependencies;
+    #[doc = include_str!("../docs/development.md")]
+    struct Development;
+    #[doc = include_str!("../docs/formats.md")]
+    struct Formats;
+    #[doc = include_str!("../docs/guarantees.md")]
+    struct Guarantees;
+    #[doc = include_str!("../docs/integrity.md")]
+    struct Integrity;
+    #[doc = include_str!("../docs/library.md")]
+    struct Library;
+    #[doc = include_str!("../docs/lifecycle.md")]
+    struct Lifecycle;
+    #[doc = include_str!("../docs/memory.md")]
+    struct Memory;
+    #[doc = include_str!("../docs/ontology.md")]
+    struct Ontology;
+    #[doc = include_str!("../docs/performance.md")]
+    struct Performance;
+    #[doc = include_str!("../docs/queries.md")]
+    struct Queries;
+    #[doc = include_str!("../docs/remote.md")]
+    struct Remote;
+    #[doc = include_str!("../docs/report.md")]
+    struct Report;
+    #[doc = include_str!("../docs/serving.md")]
+    struct Serving;
+}
+
 pub use crate::check::{CheckOptions, check_document};
 pub use crate::ingest::{Ingest, IngestError, IngestEvent, IngestSummary, append_turn};
 pub use crate::model::InteractionHistory;

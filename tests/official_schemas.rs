@@ -5,7 +5,7 @@
 //! The schemas are MPAI's, not this project's, so they are read from the `shared/`
 //! folder that sits beside the repository in development and CI (or from the folder
 //! named by `IHIGRAPH_MPAI_SCHEMAS`); without it the test says so and checks nothing.
-//! References are resolved as NOTES and the README say: the IHI schema's
+//! References are resolved as NOTES and docs/formats.md ("Input and checks") say: the IHI schema's
 //! `PTF/V1.0/data/SimpleTime.json` means OSD V1.5 Simple Time, and the MPAI schemas
 //! whose published copies are broken (Legality, Security, annotation members) stand for
 //! objects whose `Header`, if present, is a string.

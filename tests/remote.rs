@@ -225,8 +225,8 @@ fn assert_same_answers(targets: &[Target], step: &str) {
     for target in &targets[1..] {
         let answered = answers(target);
         for ((what, expected), (_, got)) in reference.iter().zip(&answered) {
-            // Virtuoso evaluates three canned queries its own way (README, "On a SPARQL
-            // server"): the order inside GROUP_CONCAT, CONCAT of an unbound value, MIN and
+            // Virtuoso evaluates three canned queries its own way (docs/remote.md, "What
+            // each tested server needs"): the order inside GROUP_CONCAT, CONCAT of an unbound value, MIN and
             // MAX over groups with unbound values. Their rows and first columns agree.
             let loose = target.name.starts_with("virtuoso")
                 && ["query transcript", "query tool-stats", "query report-tools"]

@@ -178,7 +178,7 @@ impl QuadSink {
 
     /// The payload verbatim, as an `xsd:string` literal holding its JSON text (numbers
     /// to the last digit, members in document order). Not `rdf:JSON`: OWL 2 has no such
-    /// datatype, and OWL tools refuse it (see the README's ontology section).
+    /// datatype, and OWL tools refuse it (see docs/ontology.md).
     fn raw_json(&mut self, subject: &NamedNode, value: &impl Serialize) {
         let mut text = serde_json::to_string(value).expect("a JSON value always serializes");
         // serde_json escapes the control characters (U+0007 as \u0007) but writes the

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-/// Exit statuses, as documented in the README.
+/// Exit statuses, as documented in the README's "Exit codes".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// Everything worked.

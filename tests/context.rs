@@ -227,7 +227,7 @@ fn paired(context: &Context) -> Result<(), String> {
             |b| (b["type"] == "tool_result").then(|| b["tool_use_id"].as_str().unwrap().to_owned()),
         ),
         ContextFormat::Gemini => paired_alternating(
-            context.request["contents"].as_array().unwrap(),
+            &gemini_turns(context.request["contents"].as_array().unwrap())?,
             ("model", "parts"),
             |p| {
                 p.get("functionCall")
@@ -239,6 +239,41 @@ fn paired(context: &Context) -> Result<(), String> {
             },
         ),
     }
+}
+
+/// Gemini's contents read as turns: a content holds function responses only or none,
+/// and a user content of function responses followed by one without any is one turn of
+/// the user's (Gemini refuses a content that mixes them).
+fn gemini_turns(contents: &[Value]) -> Result<Vec<Value>, String> {
+    let responses = |content: &Value| {
+        let parts = content["parts"].as_array().unwrap();
+        let found = parts
+            .iter()
+            .filter(|part| part.get("functionResponse").is_some())
+            .count();
+        (found, parts.len())
+    };
+    let mut turns: Vec<Value> = Vec::new();
+    for (at, content) in contents.iter().enumerate() {
+        let (found, parts) = responses(content);
+        if found > 0 && found < parts {
+            return Err(format!(
+                "content {at}: function responses mixed with other parts"
+            ));
+        }
+        if let Some(last) = turns.last_mut()
+            && last["role"] == "user"
+            && content["role"] == "user"
+            && found == 0
+            && responses(last).0 == responses(last).1
+        {
+            let words = content["parts"].as_array().unwrap().clone();
+            last["parts"].as_array_mut().unwrap().extend(words);
+            continue;
+        }
+        turns.push(content.clone());
+    }
+    Ok(turns)
 }
 
 fn paired_chat(messages: &[Value]) -> Result<(), String> {
@@ -874,6 +909,9 @@ fn stored_sessions_give_the_contexts_of_their_documents() {
     ] {
         histories.push((name.to_owned(), history(&document)));
     }
+    for (source, document) in results_and_text_sessions() {
+        histories.push((format!("{source} results and words"), history(&document)));
+    }
     for order in [[1, 0, 2], [0, 0, 1], [2, 1, 0]] {
         histories.push((format!("lenient {order:?}"), lenient_history(&order)));
     }
@@ -946,4 +984,189 @@ fn token_counts_are_tiktokens() {
         }
     }
     assert!(texts.len() > 1000, "{}", texts.len());
+}
+
+/// The words the user adds beside the results in the sessions below.
+const OWN_WORDS: &str = "Only direct trains, please.";
+
+/// Two-turn sessions in each source shape whose second prompt carries the result of the
+/// first answer's call and then words of the user's own (Anthropic's user message with a
+/// `tool_result` block and a text block, OpenAI Chat's tool message and user message,
+/// OpenAI Responses' `function_call_output` and user message, Gemini's user content with
+/// a `functionResponse` part and a text part).
+fn results_and_text_sessions() -> Vec<(&'static str, Value)> {
+    let question = "Trains from Bern to Lugano tomorrow?";
+    let answer = "The 07:04 is direct.";
+    let turn = |role: &str, prompt: Value, response: Value| json!({"Role": role, "PRCPrompt": prompt, "BKNResponse": response});
+    let anthropic = session(&[
+        turn(
+            "H-User",
+            json!({"system": "Plan trips.", "messages": [{"role": "user", "content": question}]}),
+            json!({"type": "message", "role": "assistant", "stop_reason": "tool_use", "content": [
+                {"type": "text", "text": "Let me look."},
+                {"type": "tool_use", "id": "toolu_01", "name": "trains", "input": {"from": "Bern", "to": "Lugano"}}]}),
+        ),
+        turn(
+            "H-User",
+            json!({"messages": [{"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01", "content": "06:34 (1 change), 07:04 (direct)"},
+                {"type": "text", "text": OWN_WORDS}]}]}),
+            json!({"type": "message", "role": "assistant", "stop_reason": "end_turn", "content": [{"type": "text", "text": answer}]}),
+        ),
+    ]);
+    let chat = session(&[
+        turn(
+            "H-User",
+            json!({"messages": [{"role": "system", "content": "Plan trips."}, {"role": "user", "content": question}]}),
+            json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_7", "type": "function", "function": {"name": "trains", "arguments": "{\"from\":\"Bern\",\"to\":\"Lugano\"}"}}]}}]}),
+        ),
+        turn(
+            "H-User",
+            json!({"messages": [
+                {"role": "tool", "tool_call_id": "call_7", "content": "06:34 (1 change), 07:04 (direct)"},
+                {"role": "user", "content": OWN_WORDS}]}),
+            json!({"choices": [{"message": {"role": "assistant", "content": answer}}]}),
+        ),
+    ]);
+    let responses = session(&[
+        turn(
+            "H-User",
+            json!({"instructions": "Plan trips.", "input": [{"role": "user", "content": question}]}),
+            json!({"object": "response", "output": [
+                {"type": "function_call", "call_id": "fc_7", "name": "trains", "arguments": "{\"from\":\"Bern\",\"to\":\"Lugano\"}"}]}),
+        ),
+        turn(
+            "H-User",
+            json!({"input": [
+                {"type": "function_call_output", "call_id": "fc_7", "output": "06:34 (1 change), 07:04 (direct)"},
+                {"role": "user", "content": [{"type": "input_text", "text": OWN_WORDS}]}]}),
+            json!({"object": "response", "output": [
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": answer}]}]}),
+        ),
+    ]);
+    let gemini = session(&[
+        turn(
+            "H-User",
+            json!({"systemInstruction": {"parts": [{"text": "Plan trips."}]}, "contents": [{"role": "user", "parts": [{"text": question}]}]}),
+            json!({"role": "model", "parts": [{"functionCall": {"name": "trains", "args": {"from": "Bern", "to": "Lugano"}}}]}),
+        ),
+        turn(
+            "H-User",
+            json!({"contents": [{"role": "user", "parts": [
+                {"functionResponse": {"name": "trains", "response": {"output": "06:34 (1 change), 07:04 (direct)"}}},
+                {"text": OWN_WORDS}]}]}),
+            json!({"role": "model", "parts": [{"text": answer}]}),
+        ),
+    ]);
+    vec![
+        ("anthropic", anthropic),
+        ("openai-chat", chat),
+        ("openai-responses", responses),
+        ("gemini", gemini),
+    ]
+}
+
+/// Where the user's own words sit in a context of the sessions above: right after the
+/// result, in the format's shape; `None` when they are missing or misplaced.
+fn own_words_after_the_result(context: &Context) -> Option<()> {
+    let request = &context.request;
+    let list = |name: &str| request[name].as_array().cloned().unwrap_or_default();
+    match context.format {
+        ContextFormat::OpenAiChat => {
+            let messages = list("messages");
+            let at = messages.iter().position(|m| m["role"] == "tool")?;
+            (messages.get(at + 1)? == &json!({"role": "user", "content": OWN_WORDS})).then_some(())
+        }
+        ContextFormat::OpenAiResponses => {
+            let items = list("input");
+            let at = items
+                .iter()
+                .position(|item| item["type"] == "function_call_output")?;
+            (items.get(at + 1)? == &json!({"role": "user", "content": OWN_WORDS})).then_some(())
+        }
+        // One user message: the result first, as Anthropic requires, then the words.
+        ContextFormat::Anthropic => list("messages").iter().find_map(|message| {
+            let blocks = message["content"].as_array()?;
+            (message["role"] == "user"
+                && blocks.len() == 2
+                && blocks[0]["type"] == "tool_result"
+                && blocks[1] == json!({"type": "text", "text": OWN_WORDS}))
+            .then_some(())
+        }),
+        // Gemini takes a function response content with function responses only: the
+        // words follow in a user content of their own.
+        ContextFormat::Gemini => {
+            let contents = list("contents");
+            let at = contents.iter().position(|content| {
+                content["parts"]
+                    .as_array()
+                    .is_some_and(|parts| parts.iter().all(|p| p.get("functionResponse").is_some()))
+            })?;
+            (contents[at]["role"] == "user"
+                && contents.get(at + 1)?
+                    == &json!({"role": "user", "parts": [{"text": OWN_WORDS}]}))
+                .then_some(())
+        }
+    }
+}
+
+#[test]
+fn a_prompts_own_words_follow_its_results_in_every_format() {
+    for (source, document) in results_and_text_sessions() {
+        let stored = history(&document);
+        let mut bare = document.clone();
+        strip_own_words(&mut bare);
+        let bare = history(&bare);
+        for format in ContextFormat::ALL {
+            let context = assemble(&stored, &ContextOptions::new(8000, format)).unwrap();
+            let place = format!("{source} session in {format}");
+            validates(&context).unwrap_or_else(|e| panic!("{place}: {e}\n{:#}", context.request));
+            paired(&context).unwrap_or_else(|e| panic!("{place}: {e}\n{:#}", context.request));
+            assert!(
+                own_words_after_the_result(&context).is_some(),
+                "{place}: the words are not right after the result\n{:#}",
+                context.request
+            );
+            assert_eq!(
+                texts(&context).iter().filter(|t| *t == OWN_WORDS).count(),
+                1,
+                "{place}"
+            );
+            assert_eq!(context.turns, ["0", "1"], "{place}");
+            assert!(context.omitted.is_empty(), "{place}: {:?}", context.omitted);
+            // The words are counted: without them the context is cheaper by their cost.
+            let without = assemble(&bare, &ContextOptions::new(8000, format)).unwrap();
+            assert!(without.tokens < context.tokens, "{place}");
+            // And every budget keeps the format's rules.
+            for budget in [40, 120, 300, 800] {
+                for system in [SystemPrompt::Keep, SystemPrompt::Drop] {
+                    let options = ContextOptions {
+                        system,
+                        ..ContextOptions::new(budget, format)
+                    };
+                    check(&place, &stored, &options).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// The session without the user's own words beside the result.
+fn strip_own_words(document: &mut Value) {
+    fn walk(value: &mut Value) {
+        match value {
+            Value::Array(items) => {
+                items.retain(|item| {
+                    item.get("text") != Some(&json!(OWN_WORDS))
+                        && item.get("content") != Some(&json!(OWN_WORDS))
+                        && item["content"][0].get("text") != Some(&json!(OWN_WORDS))
+                });
+                items.iter_mut().for_each(walk);
+            }
+            Value::Object(members) => members.values_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(document);
 }

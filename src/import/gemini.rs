@@ -1,15 +1,23 @@
 //! Gemini `generateContent`: a request body (`{contents, systemInstruction?, tools?,
 //! generationConfig?, ...}`), a bare `contents` array, the Python SDK's snake-case dumps
-//! of either (`function_call`, `inline_data`, `system_instruction`, explicit nulls), or
-//! JSON Lines of `{request, response}` log records.
+//! of either (`function_call`, `inline_data`, `system_instruction`, explicit nulls), a
+//! chat session dumped with its history (`{model, system_instruction?, config?,
+//! history}`: google-genai's `Chat.get_history()` or google-generativeai's
+//! `ChatSession.history`, in either casing), or JSON Lines of `{request, response}` log
+//! records.
 //!
 //! Each `model` content is one turn, its `BKNResponse` the content itself; the contents
 //! since the previous `model` content form the prompt, `{"contents": [...]}`, and the
 //! first turn's prompt also keeps the request's other members (`systemInstruction`,
-//! `tools`, ...). In a log, each record is one call: its prompt is the request with
-//! `contents` cut to those sent since the request's last `model` content (a log repeats
-//! the whole history in every request), its response the response object. Vertex's
-//! `createTime` is when the request reached the server: the time the call began.
+//! `tools`, ...). A chat session's `history` is read as `contents` are, and the first
+//! prompt keeps the session's other members (`model`, `system_instruction`, `config`,
+//! ...) beside the contents it sent. google-genai records a streamed answer as one
+//! `model` content per chunk: in a history, `model` contents in a row are the chunks of
+//! one response, their parts joined into one content. In a log, each record is one call:
+//! its prompt is the request with `contents` cut to those sent since the request's last
+//! `model` content (a log repeats the whole history in every request), its response the
+//! response object. Vertex's `createTime` is when the request reached the server: the
+//! time the call began.
 //!
 //! Function responses come back in `user` contents (enforced by newer models), `function`
 //! contents (older samples) or `tool` contents; a content holding only function responses
@@ -41,6 +49,8 @@ const REQUEST_MARKERS: [&str; 4] = [
     "generationConfig",
     "generation_config",
 ];
+/// The member holding a chat session's contents in a dump of the session.
+const HISTORY: &str = "history";
 
 impl Importer for Gemini {
     fn name(&self) -> &'static str {
@@ -48,7 +58,7 @@ impl Importer for Gemini {
     }
 
     fn description(&self) -> &'static str {
-        "Gemini generateContent contents, request bodies and request/response logs"
+        "Gemini generateContent contents, request bodies, request/response logs and Python SDK chat sessions with their history"
     }
 
     fn detect(&self, first: &Record) -> bool {
@@ -62,7 +72,7 @@ impl Importer for Gemini {
                     request.get("contents").is_some_and(Value::is_array)
                         && (is_request(request) || answered)
                 }
-                None => is_request(object),
+                None => is_request(object) || is_chat_session(object),
             },
             _ => false,
         }
@@ -114,6 +124,21 @@ fn is_request(object: &JsonObject) -> bool {
         .is_some_and(|contents| {
             is_contents(contents) || REQUEST_MARKERS.iter().any(|k| object.contains_key(*k))
         })
+}
+
+/// Whether `object` is a chat session dumped with its history: a `history` of contents,
+/// one of them the model's (`model` is a role only Gemini has), and no `contents`.
+fn is_chat_session(object: &JsonObject) -> bool {
+    !object.contains_key("contents")
+        && object
+            .get(HISTORY)
+            .and_then(Value::as_array)
+            .is_some_and(|history| {
+                is_contents(history)
+                    && history
+                        .iter()
+                        .any(|content| content.get("role").and_then(Value::as_str) == Some("model"))
+            })
 }
 
 /// Whether `items` look like Gemini contents: objects, each with `parts`, at least one
@@ -235,35 +260,87 @@ fn with_contents(object: &JsonObject, contents: Vec<Value>) -> JsonObject {
     object
 }
 
-/// The contents of a record (an array, or a request body's `contents`) and the request
-/// body around them, with the JSON Pointer of the contents.
-fn contents_of(record: &Record) -> Result<(&[Value], JsonObject, &'static str), ImportError> {
-    match &record.value {
-        Value::Array(contents) => Ok((contents, Map::new(), "")),
-        Value::Object(request) => {
-            let contents = request
-                .get("contents")
-                .ok_or_else(|| record.error("/contents", "a `contents` array"))?
-                .as_array()
-                .ok_or_else(|| {
-                    record.error("/contents", "`contents` to be an array of contents")
-                })?;
-            Ok((contents, request.clone(), "/contents"))
-        }
-        _ => Err(record.error(
-            "",
-            "a contents array, a request body with `contents`, or a `{request, response}` log record",
-        )),
-    }
+/// The contents of a record and what surrounds them.
+struct Contents<'a> {
+    items: &'a [Value],
+    /// The request body or chat session around them, without them.
+    around: JsonObject,
+    /// The JSON Pointer of the contents.
+    pointer: &'static str,
+    /// Whether they are a chat session's history, where a streamed answer's chunks
+    /// follow one another.
+    history: bool,
 }
 
-/// A conversation in Gemini contents: one turn per `model` content.
+/// The contents of a record: an array, a request body's `contents`, or a chat session's
+/// `history`.
+fn contents_of(record: &Record) -> Result<Contents<'_>, ImportError> {
+    let object = match &record.value {
+        Value::Array(items) => {
+            return Ok(Contents {
+                items,
+                around: Map::new(),
+                pointer: "",
+                history: false,
+            });
+        }
+        Value::Object(object) => object,
+        _ => {
+            return Err(record.error(
+                "",
+                "a contents array, a request body with `contents`, a chat session with its `history`, or a `{request, response}` log record",
+            ));
+        }
+    };
+    let (key, pointer) = match (object.get("contents"), object.get(HISTORY)) {
+        (Some(_), Some(_)) => {
+            return Err(record.error(
+                "/history",
+                "either `contents` (a request body) or `history` (a chat session), not both",
+            ));
+        }
+        (None, Some(_)) => (HISTORY, "/history"),
+        (Some(_), None) => ("contents", "/contents"),
+        (None, None) => {
+            return Err(record.error(
+                "/contents",
+                "a `contents` array (a request body) or a `history` array (a chat session)",
+            ));
+        }
+    };
+    let items = object
+        .get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| record.error(pointer, format!("`{key}` to be an array of contents")))?;
+    // The first prompt holds the session's other members, and `contents` for the history.
+    let around = object
+        .iter()
+        .filter(|(member, _)| member.as_str() != HISTORY)
+        .map(|(member, value)| (member.clone(), value.clone()))
+        .collect();
+    Ok(Contents {
+        items,
+        around,
+        pointer,
+        history: key == HISTORY,
+    })
+}
+
+/// A conversation in Gemini contents: one turn per `model` content (in a chat session's
+/// history, per run of them).
 fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
-    let (contents, request, pointer) = contents_of(record)?;
+    let Contents {
+        items,
+        around,
+        pointer,
+        history,
+    } = contents_of(record)?;
     let mut splitter = Splitter::default();
     let mut kept = Kept::default();
-    for (index, content) in contents.iter().enumerate() {
+    for (index, content) in items.iter().enumerate() {
         match speaker(record, content, &format!("{pointer}/{index}"))? {
+            // The chunks of a streamed answer join the response being gathered.
+            Speaker::Model if history => splitter.output(content.clone(), None),
             Speaker::Model => {
                 splitter.close();
                 splitter.output(content.clone(), None);
@@ -275,6 +352,7 @@ fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
     }
     let exchanges = splitter.finish();
     let mut draft = SessionDraft::default();
+    let mut streamed = Streamed::default();
     for (index, exchange) in exchanges.into_iter().enumerate() {
         if exchange.awaits_response() {
             draft.notes.push(awaiting_note(
@@ -284,19 +362,16 @@ fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
         }
         let Exchange {
             prompt,
-            mut response,
+            response,
             human,
             ..
         } = exchange;
         let prompt = if index == 0 {
-            with_contents(&request, prompt)
+            with_contents(&around, prompt)
         } else {
             with_contents(&Map::new(), prompt)
         };
-        let response = match response.pop() {
-            Some(Value::Object(content)) => content,
-            _ => Map::new(),
-        };
+        let response = streamed.join(response);
         draft.turns.push(TurnDraft {
             prompt,
             response,
@@ -305,7 +380,70 @@ fn conversation(record: &Record) -> Result<SessionDraft, ImportError> {
         });
     }
     kept.notes(&mut draft.notes);
+    streamed.notes(&mut draft.notes);
     Ok(draft)
+}
+
+/// Responses worth a word: streamed answers whose chunks are joined, and answers
+/// without parts.
+#[derive(Debug, Default)]
+struct Streamed {
+    /// Streamed answers of more than one chunk.
+    answers: usize,
+    /// Their chunks.
+    chunks: usize,
+    /// Responses without any part.
+    empty: usize,
+}
+
+impl Streamed {
+    /// One response from its model contents: the one content, or the chunks of a
+    /// streamed answer joined into the first (their parts in order; a chunk is
+    /// `{role, parts}`, so nothing else is lost).
+    fn join(&mut self, contents: Vec<Value>) -> JsonObject {
+        let mut chunks = contents.into_iter().filter_map(|content| match content {
+            Value::Object(content) => Some(content),
+            _ => None,
+        });
+        let Some(mut response) = chunks.next() else {
+            return Map::new();
+        };
+        let mut count = 1;
+        for mut chunk in chunks {
+            count += 1;
+            let Some(Value::Array(parts)) = chunk.remove("parts") else {
+                continue;
+            };
+            match response.get_mut("parts") {
+                Some(Value::Array(into)) => into.extend(parts),
+                _ => {
+                    response.insert("parts".to_owned(), Value::Array(parts));
+                }
+            }
+        }
+        if count > 1 {
+            self.answers += 1;
+            self.chunks += count;
+        }
+        let parts = response.get("parts").and_then(Value::as_array);
+        self.empty += usize::from(parts.is_none_or(Vec::is_empty));
+        response
+    }
+
+    fn notes(&self, notes: &mut Vec<String>) {
+        if self.answers > 0 {
+            notes.push(format!(
+                "{} streamed answer(s) recorded as {} chunk contents: each answer's chunks joined into one content, their parts in order",
+                self.answers, self.chunks
+            ));
+        }
+        if self.empty > 0 {
+            notes.push(format!(
+                "{} model response(s) hold no parts (a blocked or empty answer, or one google-genai's chat judged invalid): kept as they are",
+                self.empty
+            ));
+        }
+    }
 }
 
 /// Parts kept verbatim that are worth a word: reasoning and provider-run code.
@@ -514,6 +652,9 @@ mod tests {
     const CODE: &str = include_str!("../../tests/fixtures/import/gemini/code-execution.json");
     const PYTHON: &str = include_str!("../../tests/fixtures/import/gemini/python-sdk-dump.json");
     const LOG: &str = include_str!("../../tests/fixtures/import/gemini/vertex-log.jsonl");
+    const CHAT: &str = include_str!("../../tests/fixtures/import/gemini/chat-session-dump.json");
+    const LEGACY_CHAT: &str =
+        include_str!("../../tests/fixtures/import/gemini/chat-session-legacy-sdk.json");
 
     fn one(name: &str, text: &str) -> (Counts, Value, Vec<String>) {
         only_session(&Gemini, name, text, "s")
@@ -729,6 +870,148 @@ mod tests {
     }
 
     #[test]
+    fn a_chat_session_dump_reads_its_history_and_keeps_the_rest() {
+        let (counts, document, notes) = one("chat.json", CHAT);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 6,
+                calls: 3,
+                results: 3,
+                paired: 3,
+                errors: 0,
+                tools: strings(&["get_train_connections", "get_weather"]),
+                roles: strings(&["H-User", "A-User", "H-User", "H-User", "A-User", "H-User"]),
+            }
+        );
+        let turns = &document["Turns"];
+        // The first prompt is the session around the contents it sent.
+        let first = turns[0]["PRCPrompt"].as_object().expect("prompt");
+        assert_eq!(
+            first.keys().collect::<Vec<_>>(),
+            ["model", "system_instruction", "config", "contents"]
+        );
+        assert_eq!(first["model"], "gemini-2.5-flash");
+        assert_eq!(first["config"]["thinking_config"]["thinking_budget"], 512);
+        assert_eq!(first["contents"].as_array().map(Vec::len), Some(1));
+        let second = turns[1]["PRCPrompt"].as_object().expect("prompt");
+        assert_eq!(second.keys().collect::<Vec<_>>(), ["contents"]);
+        assert_eq!(
+            turns[0]["BKNResponse"]["parts"][1]["thought_signature"],
+            "CsoBAdHtim9qZ0x4c0RrV2VHQm1aT2Ria3lQb0xGNnRaS0p4QmhzV2c5a1ZQbm1Ucg=="
+        );
+        // The three chunks of the streamed answer are one response.
+        assert_eq!(
+            turns[2]["BKNResponse"],
+            serde_json::json!({"parts": [
+                {"text": "Den Parco Ciani am See, "},
+                {"text": "die Altstadt um die Piazza della Riforma "},
+                {"text": "und, mit der Standseilbahn, den Monte San Salvatore. 🚠"}
+            ], "role": "model"})
+        );
+        assert_eq!(
+            turns[5]["BKNResponse"],
+            serde_json::json!({"parts": [], "role": "model"})
+        );
+        assert_eq!(
+            text(&document, 0, PayloadKind::Prompt).as_deref(),
+            Some("Welche Züge fahren morgen früh von Bern nach Lugano?")
+        );
+        assert_eq!(
+            text(&document, 4, PayloadKind::Answer).as_deref(),
+            Some("Lugano: sonnig, bis 24 °C. Bern: bewölkt, bis 17 °C. ☀️☁️")
+        );
+        assert_eq!(
+            notes,
+            [
+                "1 thought part(s) and 3 thought signature(s) kept verbatim: model reasoning, not tool calls",
+                "1 streamed answer(s) recorded as 3 chunk contents: each answer's chunks joined into one content, their parts in order",
+                "1 model response(s) hold no parts (a blocked or empty answer, or one google-genai's chat judged invalid): kept as they are",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_legacy_sdk_chat_session_in_camel_case() {
+        let (counts, document, notes) = one("legacy.json", LEGACY_CHAT);
+        assert_eq!(
+            counts,
+            Counts {
+                turns: 3,
+                calls: 1,
+                results: 1,
+                paired: 1,
+                errors: 0,
+                tools: strings(&["track_order"]),
+                roles: strings(&["H-User", "A-User", "H-User"]),
+            }
+        );
+        let first = &document["Turns"][0]["PRCPrompt"];
+        assert_eq!(first["model"], "models/gemini-1.5-flash-002");
+        assert_eq!(
+            first["system_instruction"]["parts"][0]["text"],
+            "You are the support assistant of Nordlicht Outdoor. Be concise and friendly."
+        );
+        assert!(first.get("history").is_none());
+        assert_eq!(
+            text(&document, 2, PayloadKind::Prompt).as_deref(),
+            Some("Can I still send it to Packstation 112 in Berlin instead?")
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    #[test]
+    fn only_a_history_of_gemini_contents_is_a_chat_session() {
+        // Parts and roles of another shape (an AI SDK UI message list): not Gemini's.
+        let other = r#"{"model":"m","history":[{"role":"user","parts":[{"type":"text","text":"a"}]},{"role":"assistant","parts":[{"type":"text","text":"b"}]}]}"#;
+        assert_ne!(detect_text("other.json", other).ok(), Some("gemini"));
+        // Contents beside a history: a request body, whose history is not read.
+        let both = r#"{"contents":[{"role":"user","parts":[{"text":"a"}]}],"history":[{"role":"model","parts":[{"text":"b"}]}]}"#;
+        let error =
+            convert_text(&Gemini, "both.json", both, &ImportOptions::default()).expect_err("both");
+        // A file of one line is read as JSON Lines: the place names the line.
+        assert_eq!(error.place, "line 1, /history", "{error}");
+        assert!(error.message.contains("not both"), "{error}");
+    }
+
+    #[test]
+    fn broken_chat_sessions_are_refused_with_their_place() {
+        let cases = [
+            (
+                r#"{"model":"m","history":{"role":"user","parts":[]}}"#,
+                "line 1, /history",
+                "`history` to be an array of contents",
+            ),
+            (
+                r#"{"model":"m","system_instruction":"s"}"#,
+                "line 1, /contents",
+                "or a `history` array (a chat session)",
+            ),
+            (
+                r#"{"model":"m","history":[{"role":"user","parts":[{"text":"a"}]},{"role":"assistant","parts":[{"text":"b"}]}]}"#,
+                "line 1, /history/1/role",
+                "found \"assistant\"",
+            ),
+            (
+                r#"{"history":[{"role":"user","parts":[{"text":"a"}]},{"role":"model","parts":[{"function_call":{"args":{}}}]}]}"#,
+                "line 1, /history/1/parts/0/function_call",
+                "a string `name`",
+            ),
+        ];
+        for (text, place, message) in cases {
+            let error =
+                convert_text(&Gemini, "bad.json", text, &ImportOptions::default()).expect_err(text);
+            assert_eq!(error.place, place, "{text}: {error}");
+            assert!(error.message.contains(message), "{text}: {error}");
+        }
+        let broken =
+            include_str!("../../tests/fixtures/import/gemini/broken-chat-session-role.json");
+        let error = convert_text(&Gemini, "broken.json", broken, &ImportOptions::default())
+            .expect_err("broken fixture");
+        assert_eq!(error.place, "/history/3/role", "{error}");
+    }
+
+    #[test]
     fn a_log_cuts_each_request_and_dates_turns_by_create_time() {
         let (counts, document, _) = one("log.jsonl", LOG);
         assert_eq!(
@@ -808,6 +1091,8 @@ mod tests {
             ("f.json", CODE),
             ("g.json", PYTHON),
             ("h.jsonl", LOG),
+            ("i.json", CHAT),
+            ("j.json", LEGACY_CHAT),
         ] {
             assert_eq!(detect_text(name, text).expect(name), "gemini", "{name}");
         }

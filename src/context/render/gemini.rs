@@ -2,7 +2,10 @@
 //! roles `user` and `model`, calls `functionCall` parts of the model, results
 //! `functionResponse` parts of the user (their `response` an object: a result that is a
 //! JSON object goes as it is, any other as `{"output": TEXT}`, or `{"error": TEXT}` when it
-//! failed), the first content the user's and roles in turn.
+//! failed), the first content the user's and roles in turn. A user's words beside
+//! function responses follow them in a user content of their own: Gemini reads a
+//! content holding function responses as the answer to the model's calls, and refuses
+//! one that mixes them with other parts.
 
 use super::{
     Render, arguments_object, call_id, join_same_roles, result_id, result_texts, start_with_user,
@@ -59,7 +62,8 @@ impl Render for Gemini {
         notes: &mut Vec<Note>,
     ) -> (Option<Value>, Vec<Value>) {
         let joined = join_same_roles(messages, "parts", is_result);
-        let started = start_with_user(joined, "parts", is_result, notes, FORMAT);
+        let apart = responses_apart(joined);
+        let started = start_with_user(apart, "parts", is_result, notes, FORMAT);
         (system, started.into_iter().map(|(_, m)| m).collect())
     }
 
@@ -75,6 +79,32 @@ fn is_result(part: &Value) -> bool {
     part.get("functionResponse").is_some()
 }
 
+/// Each content that holds function responses and other parts, as two: the responses,
+/// then the rest in a content of the same role.
+fn responses_apart(contents: Vec<(usize, Value)>) -> Vec<(usize, Value)> {
+    let mut apart = Vec::with_capacity(contents.len());
+    for (turn, mut content) in contents {
+        let parts = match content.get_mut("parts") {
+            Some(Value::Array(parts)) if parts.iter().any(is_result) => std::mem::take(parts),
+            _ => {
+                apart.push((turn, content));
+                continue;
+            }
+        };
+        // Joined contents keep their results first.
+        let (results, rest): (Vec<Value>, Vec<Value>) = parts.into_iter().partition(is_result);
+        content["parts"] = Value::Array(results);
+        if rest.is_empty() {
+            apart.push((turn, content));
+            continue;
+        }
+        let words = json!({"role": content["role"].clone(), "parts": rest});
+        apart.push((turn, content));
+        apart.push((turn, words));
+    }
+    apart
+}
+
 fn response_object(result: &ToolResultFound) -> Value {
     if let Ok(object @ Value::Object(_)) = serde_json::from_str::<Value>(&result.data) {
         return object;
@@ -88,5 +118,41 @@ fn response_object(result: &ToolResultFound) -> Value {
         json!({"error": value})
     } else {
         json!({"output": value})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn function_responses_and_words_go_in_contents_of_their_own() {
+        let response = |name: &str| json!({"functionResponse": {"name": name, "response": {}}});
+        let contents = vec![
+            (0, json!({"role": "user", "parts": [{"text": "a"}]})),
+            (
+                0,
+                json!({"role": "model", "parts": [{"functionCall": {"name": "f"}}]}),
+            ),
+            (
+                1,
+                json!({"role": "user", "parts": [response("f"), response("g"), {"text": "b"}, {"text": "c"}]}),
+            ),
+            (1, json!({"role": "user", "parts": [response("h")]})),
+        ];
+        let apart: Vec<Value> = responses_apart(contents.clone())
+            .into_iter()
+            .map(|(_, content)| content)
+            .collect();
+        assert_eq!(
+            apart,
+            [
+                contents[0].1.clone(),
+                contents[1].1.clone(),
+                json!({"role": "user", "parts": [response("f"), response("g")]}),
+                json!({"role": "user", "parts": [{"text": "b"}, {"text": "c"}]}),
+                contents[3].1.clone(),
+            ]
+        );
     }
 }

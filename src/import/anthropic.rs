@@ -787,7 +787,7 @@ mod claude_code {
                     |turn| format!("after its turn {turn}"),
                 );
                 draft.notes.insert(0, format!(
-                    "a branch abandoned by a rewind (the conversation went another way from the line before {name}): it forked from session {parent_id:?} {place}"
+                    "a branch abandoned by a rewind, from its line {name} on: it forked from session {parent_id:?} {place}"
                 ));
                 draft.session_id = Some(format!("{parent_id}/branch/{name}"));
                 draft.branch_of = Some(BranchOf {

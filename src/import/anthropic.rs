@@ -1462,6 +1462,26 @@ mod tests {
     }
 
     #[test]
+    fn a_damaged_tree_with_cycles_and_unknown_parents_still_converts() {
+        let line = |body: &str| format!(r#"{{"sessionId":"cy","isSidechain":false,{body}}}"#);
+        let text = [
+            // u1 and a1 point at each other; u2 at a line the file does not hold.
+            line(r#""type":"user","uuid":"u1","parentUuid":"a1","message":{"role":"user","content":"Eins"}"#),
+            line(r#""type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":"1"}"#),
+            line(r#""type":"user","uuid":"u2","parentUuid":"gone","message":{"role":"user","content":"Zwei"}"#),
+            line(r#""type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":"2"}"#),
+        ]
+        .join("\n");
+        let all = sessions("cy.jsonl", &text);
+        assert_eq!(
+            links(&all),
+            [("cy", None), ("cy/branch/u1", branch_of("cy", None))]
+        );
+        assert_eq!(prompts(&all[0]), ["Zwei"]);
+        assert_eq!(prompts(&all[1]), ["Eins"]);
+    }
+
+    #[test]
     fn claude_code_without_parent_links_is_read_in_file_order() {
         let all = sessions("nl.jsonl", NO_LINKS);
         assert_eq!(

@@ -383,3 +383,214 @@ fn ingesting_the_same_file_again_changes_nothing() {
         );
     }
 }
+
+/// The message lines of a Claude Code transcript, sub-agent lines aside.
+fn transcript_messages(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|line| matches!(line["type"].as_str(), Some("user" | "assistant")))
+        .filter(|line| line["isSidechain"] != true)
+        .collect()
+}
+
+fn exported_documents(store: &Path) -> Vec<Value> {
+    let export = ihigraph(store)
+        .args(["export", "--format", "pgm-ihi"])
+        .output()
+        .unwrap();
+    assert!(export.status.success());
+    String::from_utf8(export.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_message_of_every_rewound_branch_is_in_one_stored_session() {
+    for name in ["claude-code-rewinds.jsonl", "claude-code-session.jsonl"] {
+        let path = fixture_path(&format!("import/anthropic/{name}"));
+        let store = tempfile::tempdir().unwrap();
+        ihigraph(store.path())
+            .args(["ingest", "--from", "anthropic"])
+            .arg(&path)
+            .assert()
+            .success();
+        // Where each line went, read back from the store: a prompt's line as it was, or
+        // one of the lines a response was written as, with the response's blocks.
+        let mut prompts: Vec<(String, Value)> = Vec::new();
+        let mut responses: Vec<(String, Value)> = Vec::new();
+        for document in exported_documents(store.path()) {
+            for turn in document["Turns"].as_array().unwrap() {
+                for line in turn["PRCPrompt"]["messages"].as_array().unwrap() {
+                    prompts.push((line["uuid"].as_str().unwrap().to_owned(), line.clone()));
+                }
+                let response = &turn["BKNResponse"];
+                for line in response["lines"].as_array().unwrap() {
+                    let uuid = line["uuid"].as_str().unwrap().to_owned();
+                    responses.push((uuid, response["content"].clone()));
+                }
+            }
+        }
+        let sources = transcript_messages(&path);
+        assert_eq!(prompts.len() + responses.len(), sources.len(), "{name}");
+        for source in &sources {
+            let uuid = source["uuid"].as_str().unwrap();
+            if source["type"] == "user" {
+                let found: Vec<&Value> = prompts
+                    .iter()
+                    .filter(|(id, _)| id == uuid)
+                    .map(|(_, line)| line)
+                    .collect();
+                assert_eq!(found, [source], "{name}: {uuid}");
+            } else {
+                let found: Vec<&Value> = responses
+                    .iter()
+                    .filter(|(id, _)| id == uuid)
+                    .map(|(_, content)| content)
+                    .collect();
+                assert_eq!(found.len(), 1, "{name}: {uuid}");
+                for block in source["message"]["content"].as_array().unwrap() {
+                    assert!(
+                        found[0].as_array().unwrap().contains(block),
+                        "{name}: {uuid}: {block}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The sessions of the rewinds fixture: the main one, the tests branch, the branch of
+/// that, and the branch before the first turn.
+fn rewind_ids() -> [String; 4] {
+    let main = "7d3e9a10-4b2c-4e8f-9a61-0c5b2e7f4d93".to_owned();
+    let tests = format!("{main}/branch/c4a1e0d2-0005-4000-8000-000000000005");
+    let accents = format!("{tests}/branch/c4a1e0d2-000b-4000-8000-00000000000b");
+    let python = format!("{main}/branch/c4a1e0d2-0001-4000-8000-000000000001");
+    [main, tests, accents, python]
+}
+
+/// A store holding the rewinds fixture.
+fn rewinds_store() -> tempfile::TempDir {
+    let store = tempfile::tempdir().unwrap();
+    ihigraph(store.path())
+        .args(["ingest", "--from", "anthropic"])
+        .arg(fixture_path("import/anthropic/claude-code-rewinds.jsonl"))
+        .assert()
+        .success();
+    store
+}
+
+/// `sessions` as CSV: each row's session, branchOf and forkedAfterTurn, sorted.
+fn listed_branches(store: &Path) -> Vec<[String; 3]> {
+    let output = ihigraph(store)
+        .args(["sessions", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let mut rows: Vec<[String; 3]> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            [cells[0], cells[6], cells[7]].map(str::to_owned)
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+fn row(cells: [&str; 3]) -> [String; 3] {
+    cells.map(str::to_owned)
+}
+
+#[test]
+fn rewound_branches_are_listed_and_linked_to_where_they_forked() {
+    let [main, tests, accents, python] = rewind_ids();
+    let store = rewinds_store();
+    assert_eq!(
+        listed_branches(store.path()),
+        [
+            row([&main, "", ""]),
+            row([&python, &main, ""]),
+            row([&tests, &main, "0"]),
+            row([&accents, &tests, "1"]),
+            row(["session", "branchOf", "forkedAfterTurn"]),
+        ]
+    );
+    // The link in the graph: to the parent's conversation and turn, PROV included.
+    let output = ihigraph(store.path())
+        .args([
+            "sparql",
+            "--format",
+            "tsv",
+            "PREFIX ihi: <https://w3id.org/ihigraph/ontology#> \
+             PREFIX prov: <http://www.w3.org/ns/prov#> \
+             SELECT ?turn WHERE { GRAPH ?g { ?branch ihi:branchOf ?parent ; prov:wasDerivedFrom ?parent ; \
+             ihi:forkedAfterTurn ?turn ; prov:wasInfluencedBy ?turn } \
+             GRAPH ?h { ?parent ihi:sessionId ?id ; <https://jido.ai/ontology/conversation-history#hasTurn> ?turn } } \
+             ORDER BY ?turn",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(
+        stdout.contains("/turn/0>") && stdout.contains("/turn/1>"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_parent_is_deleted_without_its_branches_unless_asked() {
+    let [main, tests, accents, python] = rewind_ids();
+    // Deleting the main session leaves its branches, and says so; the check stays clean.
+    let store = rewinds_store();
+    let output = ihigraph(store.path())
+        .args(["delete", "--session", &main])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "branches kept (sessions forked from this one; --with-branches deletes them too): 2 ({python}, {tests}); their links (8 triples) now name a session no longer stored"
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("check: no triple"), "{stdout}");
+    assert_eq!(
+        listed_branches(store.path()),
+        [
+            row([&python, &main, ""]),
+            row([&tests, &main, "0"]),
+            row([&accents, &tests, "1"]),
+            row(["session", "branchOf", "forkedAfterTurn"]),
+        ]
+    );
+    // With --with-branches, the branches go too, the deepest first.
+    let store = rewinds_store();
+    let output = ihigraph(store.path())
+        .args(["delete", "--with-branches", "--session", &main])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let deleted: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("deleted session "))
+        .collect();
+    assert_eq!(
+        deleted,
+        [accents, tests, python, main].map(|id| format!("{id:?}"))
+    );
+    assert_eq!(stdout.matches("check: no triple").count(), 4, "{stdout}");
+    assert_eq!(
+        listed_branches(store.path()),
+        [row(["session", "branchOf", "forkedAfterTurn"])]
+    );
+}

@@ -359,7 +359,9 @@ fn append_delete_sessions_and_backup_from_the_command_line() {
         .assert()
         .success()
         .stdout(
-            contains("session,mInstance,uEnvironment,startTime,turnCount,lastTurnTime\r\n")
+            contains(
+                "session,mInstance,uEnvironment,startTime,turnCount,lastTurnTime,branchOf,forkedAfterTurn\r\n",
+            )
                 .and(contains("abc,m,u,")),
         );
     let copy = dir.path().join("copy");

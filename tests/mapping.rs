@@ -432,3 +432,133 @@ fn texts_with_characters_xml_forbids_are_kept_and_reported() {
     assert!(warning.message.contains("turn/0/prompt"), "{warning:?}");
     assert!(warning.message.contains("promptText"), "{warning:?}");
 }
+
+/// Every sub-property the ontology states is written with its super-property.
+fn assert_sub_properties_entailed(graph: &SessionGraph) {
+    let ontology = ontology();
+    let quads: HashSet<&Quad> = graph.quads.iter().collect();
+    for axiom in ontology.triples_for_predicate(rdfs::SUB_PROPERTY_OF) {
+        let (oxrdf::NamedOrBlankNodeRef::NamedNode(sub), oxrdf::TermRef::NamedNode(sup)) =
+            (axiom.subject, axiom.object)
+        else {
+            continue;
+        };
+        for quad in graph.quads.iter().filter(|q| q.predicate == sub) {
+            let entailed = Quad::new(
+                quad.subject.clone(),
+                sup.into_owned(),
+                quad.object.clone(),
+                quad.graph_name.clone(),
+            );
+            assert!(quads.contains(&entailed), "{quad} lacks {sup}");
+        }
+    }
+}
+
+/// The trip-planning example as a branch of `parent`, and its session graph.
+fn branch_document(annotation: &Value) -> (Value, SessionGraph) {
+    let mut document: Value = serde_json::from_str(
+        &std::fs::read_to_string(examples_dir().join("trip-planning.json")).unwrap(),
+    )
+    .unwrap();
+    document["SessionID"] = json!("parent/branch/u7");
+    document["DataXMData"]["Annotations"] = json!([annotation.clone()]);
+    let graph = map(&document);
+    (document, graph)
+}
+
+#[test]
+fn a_branch_link_maps_to_prov_links_to_the_parent_and_rebuilds() {
+    let link = ihigraph::model::BranchOf {
+        session_id: "parent".to_owned(),
+        after_turn: Some(3),
+    };
+    let (document, graph) = branch_document(&link.annotation());
+    assert!(graph.warnings.is_empty(), "{:?}", graph.warnings);
+    let scheme = IriScheme::default();
+    let branch = scheme.conversation("parent/branch/u7");
+    let parent = scheme.conversation("parent");
+    let turn = NamedNode::new(format!("{}/turn/3", parent.as_str())).unwrap();
+    let objects = |predicate: oxrdf::NamedNodeRef<'_>| -> Vec<Term> {
+        graph
+            .quads
+            .iter()
+            .filter(|q| q.subject == branch.clone().into() && q.predicate == predicate)
+            .map(|q| q.object.clone())
+            .collect()
+    };
+    let parent_term: Term = parent.clone().into();
+    let turn_term: Term = turn.into();
+    assert_eq!(
+        objects(vocab::ihi::BRANCH_OF),
+        std::slice::from_ref(&parent_term)
+    );
+    assert_eq!(objects(vocab::prov::WAS_DERIVED_FROM), [parent_term]);
+    assert_eq!(
+        objects(vocab::ihi::FORKED_AFTER_TURN),
+        std::slice::from_ref(&turn_term)
+    );
+    assert_eq!(objects(vocab::prov::WAS_INFLUENCED_BY), [turn_term]);
+    assert_eq!(
+        objects(vocab::ihi::BRANCH_OF_SESSION_ID),
+        [Term::from(oxrdf::Literal::new_simple_literal("parent"))]
+    );
+    assert_eq!(
+        objects(vocab::ihi::FORKED_AFTER_TURN_INDEX),
+        [Term::from(oxrdf::Literal::new_typed_literal(
+            "3",
+            oxrdf::vocab::xsd::INTEGER
+        ))]
+    );
+    assert_sub_properties_entailed(&graph);
+    // Before the first turn: no turn is named.
+    let (_, before) = branch_document(
+        &ihigraph::model::BranchOf {
+            session_id: "parent".to_owned(),
+            after_turn: None,
+        }
+        .annotation(),
+    );
+    assert!(
+        before
+            .quads
+            .iter()
+            .any(|q| q.predicate == vocab::ihi::BRANCH_OF)
+            && !before
+                .quads
+                .iter()
+                .any(|q| q.predicate == vocab::ihi::FORKED_AFTER_TURN)
+    );
+    // The link comes back with the document: the DEM is kept verbatim.
+    let triples: Graph = graph
+        .quads
+        .iter()
+        .map(|q| oxrdf::TripleRef::from(q.as_ref()))
+        .collect();
+    let rebuilt = ihigraph::rdf::rebuild_history(&triples, &graph.graph, &scheme).unwrap();
+    assert_eq!(serde_json::to_value(&rebuilt).unwrap(), document);
+    assert_eq!(
+        rebuilt.data_exchange_metadata.branch_of().unwrap(),
+        Some(link)
+    );
+}
+
+#[test]
+fn a_broken_branch_link_is_left_out_with_a_warning_saying_where() {
+    let (_, graph) = branch_document(&json!({"Annotation": {
+        "AnnotationID": ihigraph::model::BRANCH_ANNOTATION_ID,
+        "Annotation": [{"AnnotationJSONText": "{\"BranchOf\": {}}"}]
+    }}));
+    assert_eq!(graph.warnings.len(), 1, "{:?}", graph.warnings);
+    assert_eq!(
+        graph.warnings[0].pointer,
+        "/DataXMData/Annotations/0/Annotation/Annotation/0/AnnotationJSONText"
+    );
+    assert!(graph.warnings[0].message.contains("SessionID"));
+    assert!(
+        !graph
+            .quads
+            .iter()
+            .any(|q| q.predicate == vocab::ihi::BRANCH_OF)
+    );
+}

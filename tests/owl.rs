@@ -6,7 +6,8 @@
 //! complaining) and asks HermiT for unsatisfiable classes.
 //!
 //! - Both ontologies, each alone (`ihigraph.ttl` with the `conversation-history.ttl` it
-//!   imports) and together, and with the examples and the complete fixture as the
+//!   imports) and together, and with the examples, the complete fixture and a Claude
+//!   Code transcript with rewinds (branch sessions linked to where they forked) as the
 //!   command line ingests and exports them: no violation of any kind, consistent.
 //! - A text holding a character XML 1.0 forbids (U+0007 in a prompt, U+0001 in a
 //!   `SessionID`) is stored as written, with a warning; HermiT refuses that literal, and
@@ -227,6 +228,14 @@ fn ontologies_and_data_are_owl2_dl_and_consistent() {
         let text = std::fs::read_to_string(file).unwrap();
         assert!(shipped.contains(&text), "{} is not shipped", file.display());
     }
+    // With branches linked to the sessions they forked from (a Claude Code transcript
+    // with rewinds), so that the links' domains, ranges and PROV super-properties are
+    // checked too.
+    ihigraph(&dir.path().join("store"))
+        .args(["ingest", "--from", "anthropic"])
+        .arg(fixture_path("import/anthropic/claude-code-rewinds.jsonl"))
+        .assert()
+        .success();
     // Not numbers-and-strings.json: its SessionID holds U+0001, which XML (and so
     // HermiT) forbids; see texts_with_characters_xml_forbids_are_kept_and_only_they_refused.
     let (nquads, _) = ingest_and_export(

@@ -17,7 +17,11 @@
 //! response as its own line, all sharing `message.id`, and points each tool result at the
 //! line of its own `tool_use`, so the sibling lines of a response on that branch and the
 //! results that answer them belong to it too. One API response is one turn, whatever
-//! number of lines it was written as.
+//! number of lines it was written as. A rewind (a prompt edited and sent again) leaves
+//! the old continuation as another branch of the tree: each such branch becomes a session
+//! of its own, `PARENT/branch/UUID` (UUID: its first line), whose Data Exchange Metadata
+//! links it to the session and turn it forked from. Lines without any parent link are
+//! read in file order.
 
 use super::session::other_members;
 use super::session::{SessionDraft, TurnDraft};
@@ -77,8 +81,7 @@ impl Importer for Anthropic {
         };
         let first = first?;
         if is_transcript_record(&first) {
-            let draft = claude_code::session(first, records, sessions.options())?;
-            return sessions.add(draft);
+            return claude_code::sessions(first, records, sessions);
         }
         for record in std::iter::once(Ok(first)).chain(records) {
             let record = record?;
@@ -453,19 +456,26 @@ fn lone_response(record: &Record, object: &JsonObject) -> Result<SessionDraft, I
 // Claude Code transcripts.
 
 mod claude_code {
-    //! Reading a Claude Code transcript: its lines, the main branch of their tree, and
-    //! the turns along it.
+    //! Reading a Claude Code transcript: its lines, the conversations of their tree (the
+    //! main one and the branches rewinds left, in `branches`), and the turns along each.
+
+    mod branches;
 
     use super::{BlockTally, ImportError, ImportOptions, JsonObject, Record, SessionDraft};
     use super::{
-        Stamp, TimeProblem, TurnDraft, awaiting_note, checked_message, is_human, parse_iso,
+        Sessions, Stamp, TimeProblem, TurnDraft, awaiting_note, checked_message, is_human,
+        parse_iso,
     };
+    use crate::model::BranchOf;
+    use branches::{Forest, Walk};
     use serde_json::{Map, Value};
-    use std::collections::{BTreeMap, HashMap, HashSet};
+    use std::collections::{BTreeMap, HashSet};
 
     /// One line of the transcript, as far as the tree and the turns need it.
     #[derive(Debug)]
     struct Line {
+        /// Its line in the file.
+        number: Option<u64>,
         /// `user` or `assistant` lines: the line object; other lines keep none.
         message: Option<JsonObject>,
         assistant: bool,
@@ -509,37 +519,89 @@ mod claude_code {
         tally: BlockTally,
     }
 
-    /// The session of a whole transcript, `first` being its first line.
-    pub(super) fn session(
+    /// The sessions of a whole transcript, `first` being its first line: the main
+    /// conversation, then each branch a rewind left, named after the session it forked
+    /// from and linked to it.
+    pub(super) fn sessions(
         first: Record,
         records: &mut dyn Iterator<Item = Result<Record, ImportError>>,
-        options: &ImportOptions,
-    ) -> Result<SessionDraft, ImportError> {
+        sessions: &mut Sessions<'_>,
+    ) -> Result<(), ImportError> {
         let mut reading = Reading::default();
         for record in std::iter::once(Ok(first)).chain(records) {
-            let line = read_line(record?, options, &mut reading)?;
+            let line = read_line(record?, sessions.options(), &mut reading)?;
             reading.lines.push(line);
         }
-        let branch = main_branch(&reading.lines);
-        let mut draft = SessionDraft::default();
-        let kept: Vec<&Line> = reading
-            .lines
-            .iter()
-            .zip(&branch.kept)
-            .filter_map(|(line, kept)| kept.then_some(line))
+        let forest = Forest::grow(&reading.lines);
+        let mut built: Vec<Built> = forest
+            .held(&reading.lines)
+            .into_iter()
+            .enumerate()
+            .map(|(index, held)| conversation(&reading, &forest, index, held))
             .collect();
-        let tip = branch.tip.and_then(|tip| reading.lines.get(tip));
-        draft.session_id = tip
-            .and_then(|line| line.session_id.clone())
-            .or_else(|| kept.iter().find_map(|line| line.session_id.clone()));
-        if branch.agent {
+        let links = branch_links(&forest, &built);
+        let Some(main) = built.first_mut() else {
+            // No message line: no turn, refused as such.
+            let mut draft = SessionDraft::default();
+            file_notes(&reading, &forest, &mut draft);
+            return sessions.add(draft);
+        };
+        file_notes(&reading, &forest, &mut main.draft);
+        let abandoned = abandoned_notes(&built);
+        let main = &mut built[0].draft;
+        main.notes.extend(abandoned);
+        reading.tally.notes(&mut main.notes);
+        add_all(built, &links, &forest, &reading.lines, sessions)
+    }
+
+    /// One conversation of the file, converted, with what its branches need of it.
+    #[derive(Debug)]
+    struct Built {
+        draft: SessionDraft,
+        /// The message lines it holds (indexes in the file), in order.
+        held: Vec<usize>,
+        /// The positions in `held` where a response begins: turn `n` at the `n`th.
+        starts: Vec<usize>,
+    }
+
+    impl Built {
+        /// The turn whose response the line at `line` (an assistant line it holds) is
+        /// part of.
+        fn turn_of(&self, line: usize) -> Option<u64> {
+            let position = self.held.binary_search(&line).ok()?;
+            let begun = self.starts.partition_point(|start| *start <= position);
+            begun.checked_sub(1).map(|turn| turn as u64)
+        }
+    }
+
+    /// Conversation `index` of the forest, holding the message lines `held`.
+    fn conversation(reading: &Reading, forest: &Forest, index: usize, held: Vec<usize>) -> Built {
+        let kept: Vec<&Line> = held.iter().map(|at| &reading.lines[*at]).collect();
+        let walk = &forest.walks[index];
+        let tip = reading.lines.get(walk.tip);
+        let mut draft = SessionDraft {
+            session_id: tip
+                .and_then(|line| line.session_id.clone())
+                .or_else(|| kept.iter().find_map(|line| line.session_id.clone())),
+            ..SessionDraft::default()
+        };
+        if index == 0 && forest.agent {
             agent_session(tip, &mut draft);
         }
         draft.start = kept.iter().filter_map(|line| line.time).min();
-        let merged = turns(&kept, &mut draft);
-        branch_notes(&reading, &branch, &kept, merged, &mut draft);
-        reading.tally.notes(&mut draft.notes);
-        Ok(draft)
+        let (merged, starts) = turns(&kept, &mut draft);
+        walk_notes(walk, &mut draft);
+        if merged > 0 {
+            draft.notes.push(format!(
+                "{merged} assistant lines were merged into responses: Claude Code writes one API response as one line per content block, sharing message.id"
+            ));
+        }
+        session_notes(&kept, &mut draft);
+        Built {
+            draft,
+            held,
+            starts,
+        }
     }
 
     /// A sub-agent's own transcript (every message line has `isSidechain`): its
@@ -588,6 +650,7 @@ mod claude_code {
             (None, None) => (None, false),
         };
         let mut read = Line {
+            number: line,
             message: None,
             assistant,
             sidechain: object.get("isSidechain").and_then(Value::as_bool) == Some(true),
@@ -675,115 +738,69 @@ mod claude_code {
         }
     }
 
-    /// The main branch: which lines it keeps and what it leaves out.
-    #[derive(Debug, Default)]
-    struct Branch {
-        /// For each line, whether it is a message line of the main conversation.
-        kept: Vec<bool>,
-        /// The last message line that is not a sub-agent's.
-        tip: Option<usize>,
-        /// Lines of the response siblings and their results, off the walked path.
-        recovered: usize,
-        /// Compaction boundaries crossed by `logicalParentUuid`.
-        bridged: usize,
-        /// Whether the lines carry no tree (no `uuid` on the tip): file order is kept.
-        flat: bool,
-        /// Whether every message line is a sub-agent's: the file is a sub-agent's own
-        /// transcript, whose conversation is its sidechain.
-        agent: bool,
-    }
-
-    impl Branch {
-        /// Whether a line belongs to the conversation the file is about (the main one,
-        /// or the sub-agent's in a sub-agent's file).
-        fn in_scope(&self, line: &Line) -> bool {
-            line.is_message() && line.sidechain == self.agent
-        }
-    }
-
-    /// The branch ending at the last message line that is not a sub-agent's, with the
-    /// sibling lines of its responses and the tool results answering them.
-    fn main_branch(lines: &[Line]) -> Branch {
-        let mut branch = Branch {
-            kept: vec![false; lines.len()],
-            agent: lines
-                .iter()
-                .all(|line| !line.is_message() || line.sidechain),
-            ..Branch::default()
-        };
-        branch.tip = lines.iter().rposition(|line| branch.in_scope(line));
-        let Some(tip) = branch.tip else {
-            return branch;
-        };
-        if lines.get(tip).is_none_or(|line| line.uuid.is_none()) {
-            branch.flat = true;
-            let scope: Vec<bool> = lines.iter().map(|line| branch.in_scope(line)).collect();
-            branch.kept = scope;
-            return branch;
-        }
-        let mut by_uuid: HashMap<&str, usize> = HashMap::new();
-        for (index, line) in lines.iter().enumerate() {
-            if let Some(uuid) = &line.uuid {
-                by_uuid.entry(uuid.as_str()).or_insert(index);
-            }
-        }
-        let mut on_path = vec![false; lines.len()];
-        let mut current = Some(tip);
-        while let Some(index) = current {
-            let (Some(line), Some(seen)) = (lines.get(index), on_path.get_mut(index)) else {
-                break;
+    /// For each conversation, the stored one it is linked to and the turn of it after
+    /// which it forked (the main conversation's entry is its own: unused). A branch
+    /// without a response forms no session: one that forked from it is linked to where
+    /// it forked in turn.
+    fn branch_links(forest: &Forest, built: &[Built]) -> Vec<(usize, Option<u64>)> {
+        let mut links: Vec<(usize, Option<u64>)> = Vec::with_capacity(built.len());
+        for (index, walk) in forest.walks.iter().enumerate() {
+            let parent = walk.fork.and_then(|fork| forest.owner[fork]);
+            let mut link = match parent {
+                Some(parent) if parent < index => (
+                    parent,
+                    walk.anchor.and_then(|anchor| built[parent].turn_of(anchor)),
+                ),
+                _ => (0, None),
             };
-            if *seen {
-                break; // A cycle: the file is damaged, the walk ends here.
+            while link.0 != 0 && built[link.0].draft.turns.is_empty() {
+                link = links[link.0];
             }
-            *seen = true;
-            current = line.parent.as_deref().and_then(|p| by_uuid.get(p).copied());
-            branch.bridged += usize::from(line.bridged && current.is_some());
+            links.push(link);
         }
-        for ((kept, line), on_path) in branch.kept.iter_mut().zip(lines).zip(&on_path) {
-            *kept = *on_path && line.is_message();
-        }
-        recover_siblings(lines, &mut branch);
-        branch
+        links
     }
 
-    /// Adds the lines of each kept response that the walk did not pass (parallel tool
-    /// calls fork the tree: each result points at the line of its own `tool_use`), and
-    /// the tool results that answer them.
-    fn recover_siblings(lines: &[Line], branch: &mut Branch) {
-        let keys: HashSet<&str> = lines
-            .iter()
-            .zip(&branch.kept)
-            .filter(|(line, kept)| **kept && line.assistant)
-            .filter_map(|(line, _)| line.response_key.as_deref())
-            .collect();
-        let mut members: HashSet<&str> = HashSet::new();
-        for (line, kept) in lines.iter().zip(branch.kept.iter_mut()) {
-            let in_group = line.assistant
-                && line.sidechain == branch.agent
-                && line
-                    .response_key
-                    .as_deref()
-                    .is_some_and(|key| keys.contains(key));
-            if in_group {
-                members.extend(line.uuid.as_deref());
-                branch.recovered += usize::from(!*kept);
-                *kept = true;
+    /// Gives the main conversation, then each branch with turns, named and linked after
+    /// the session it forked from.
+    fn add_all(
+        built: Vec<Built>,
+        links: &[(usize, Option<u64>)],
+        forest: &Forest,
+        lines: &[Line],
+        sessions: &mut Sessions<'_>,
+    ) -> Result<(), ImportError> {
+        let mut ids: Vec<String> = Vec::with_capacity(built.len());
+        for (index, conversation) in built.into_iter().enumerate() {
+            let mut draft = conversation.draft;
+            if index > 0 && draft.turns.is_empty() {
+                ids.push(String::new());
+                continue;
             }
-        }
-        for (line, kept) in lines.iter().zip(branch.kept.iter_mut()) {
-            let answers = !*kept
-                && line.sidechain == branch.agent
-                && line.carries_tool_result()
-                && line
-                    .parent
-                    .as_deref()
-                    .is_some_and(|parent| members.contains(parent));
-            if answers {
-                branch.recovered += 1;
-                *kept = true;
+            if index > 0 {
+                let (parent, after_turn) = links[index];
+                let parent_id = ids[parent].clone();
+                let first = &lines[forest.walks[index].first];
+                let name = first
+                    .uuid
+                    .clone()
+                    .unwrap_or_else(|| format!("line-{}", first.number.unwrap_or_default()));
+                let place = after_turn.map_or_else(
+                    || "before its first turn".to_owned(),
+                    |turn| format!("after its turn {turn}"),
+                );
+                draft.notes.insert(0, format!(
+                    "a branch abandoned by a rewind, from its line {name} on: it forked from session {parent_id:?} {place}"
+                ));
+                draft.session_id = Some(format!("{parent_id}/branch/{name}"));
+                draft.branch_of = Some(BranchOf {
+                    session_id: parent_id,
+                    after_turn,
+                });
             }
+            ids.push(sessions.add_named(draft)?);
         }
+        Ok(())
     }
 
     /// A turn being gathered: the user lines since the previous response, and the lines
@@ -799,8 +816,10 @@ mod claude_code {
     }
 
     /// The turns of the kept lines, into `draft`; returns how many lines were merged
-    /// into responses written as several lines.
-    fn turns(kept: &[&Line], draft: &mut SessionDraft) -> usize {
+    /// into responses written as several lines, and the positions in `kept` where a
+    /// response begins (a branch's fork is placed by them).
+    fn turns(kept: &[&Line], draft: &mut SessionDraft) -> (usize, Vec<usize>) {
+        let mut starts = Vec::new();
         let mut pending = Gathering::default();
         let mut current: Option<Gathering> = None;
         let mut merged = 0;
@@ -810,7 +829,7 @@ mod claude_code {
             }
             draft.turns.push(finished(gathering));
         };
-        for line in kept {
+        for (position, line) in kept.iter().enumerate() {
             let Some(object) = &line.message else {
                 continue;
             };
@@ -833,6 +852,7 @@ mod claude_code {
             if let Some(done) = current.take() {
                 close(done, draft);
             }
+            starts.push(position);
             let mut open = std::mem::take(&mut pending);
             open.response.push(object.clone());
             open.key.clone_from(&line.response_key);
@@ -849,7 +869,7 @@ mod claude_code {
             ));
             draft.turns.push(finished(pending));
         }
-        merged
+        (merged, starts)
     }
 
     /// User lines Claude Code writes itself: meta lines (command caveats, skill texts)
@@ -923,13 +943,9 @@ mod claude_code {
         }
     }
 
-    fn branch_notes(
-        reading: &Reading,
-        branch: &Branch,
-        kept: &[&Line],
-        merged: usize,
-        draft: &mut SessionDraft,
-    ) {
+    /// What the main conversation tells of the whole file: lines that are no message,
+    /// sub-agent lines, a file without tree.
+    fn file_notes(reading: &Reading, forest: &Forest, draft: &mut SessionDraft) {
         let notes = &mut draft.notes;
         if !reading.others.is_empty() {
             let kinds: Vec<String> = reading
@@ -947,45 +963,58 @@ mod claude_code {
             .iter()
             .filter(|line| line.is_message() && line.sidechain)
             .count();
-        if sidechain > 0 && !branch.agent {
+        if sidechain > 0 && !forest.agent {
             notes.push(format!(
                 "{sidechain} sub-agent line(s) (isSidechain) are not the main conversation and were left out"
             ));
         }
-        let abandoned = reading
-            .lines
-            .iter()
-            .zip(&branch.kept)
-            .filter(|(line, kept)| branch.in_scope(line) && !**kept)
-            .count();
-        if abandoned > 0 {
-            notes.push(format!(
-                "{abandoned} message line(s) on branches abandoned by a rewind were left out: the conversation follows the branch ending at the last message line"
-            ));
-        }
-        if branch.flat {
+        if forest.flat {
             notes.push(
-                "the lines carry no uuid: the conversation is taken in file order".to_owned(),
+                "the lines carry no tree (no uuid on the last message line, or no parentUuid on any): the conversation is taken in file order".to_owned(),
             );
         }
-        if branch.recovered > 0 {
+    }
+
+    /// What the main conversation tells of the branches rewinds left.
+    fn abandoned_notes(built: &[Built]) -> Vec<String> {
+        let mut notes = Vec::new();
+        let branches = built.get(1..).unwrap_or_default();
+        let (stored, dropped): (Vec<&Built>, Vec<&Built>) = branches
+            .iter()
+            .partition(|branch| !branch.draft.turns.is_empty());
+        let lines = |of: &[&Built]| of.iter().map(|branch| branch.held.len()).sum::<usize>();
+        if !stored.is_empty() {
             notes.push(format!(
+                "{} message line(s) on {} branch(es) abandoned by a rewind are kept as sessions of their own, named SESSION/branch/UUID (UUID: the branch's first line) after the session they forked from and linked to it and to the turn they forked after",
+                lines(&stored),
+                stored.len()
+            ));
+        }
+        if !dropped.is_empty() {
+            // Any assistant line would have made a turn: these hold user lines only.
+            notes.push(format!(
+                "{} user line(s) on {} abandoned branch(es) without a response form no turn and are not converted",
+                lines(&dropped),
+                dropped.len()
+            ));
+        }
+        notes
+    }
+
+    /// What a conversation's walk took in off its path.
+    fn walk_notes(walk: &Walk, draft: &mut SessionDraft) {
+        if walk.recovered > 0 {
+            draft.notes.push(format!(
                 "{} line(s) of parallel tool calls and their results, off the parentUuid chain, were taken in",
-                branch.recovered
+                walk.recovered
             ));
         }
-        if branch.bridged > 0 {
-            notes.push(format!(
+        if walk.bridged > 0 {
+            draft.notes.push(format!(
                 "{} compaction boundary(ies) crossed by logicalParentUuid: the turns before the compaction are kept",
-                branch.bridged
+                walk.bridged
             ));
         }
-        if merged > 0 {
-            notes.push(format!(
-                "{merged} assistant lines were merged into responses: Claude Code writes one API response as one line per content block, sharing message.id"
-            ));
-        }
-        session_notes(kept, draft);
     }
 
     fn session_notes(kept: &[&Line], draft: &mut SessionDraft) {
@@ -1025,6 +1054,7 @@ mod tests {
     use super::Anthropic;
     use crate::import::testing::{Counts, convert_text, counts, detect_text, strings as roles};
     use crate::import::{Converted, ImportOptions};
+    use crate::model::BranchOf;
     use serde_json::Value;
 
     const PARALLEL: &str =
@@ -1036,6 +1066,10 @@ mod tests {
         include_str!("../../tests/fixtures/import/anthropic/claude-code-session.jsonl");
     const COMPACTED: &str =
         include_str!("../../tests/fixtures/import/anthropic/claude-code-compacted.jsonl");
+    const REWINDS: &str =
+        include_str!("../../tests/fixtures/import/anthropic/claude-code-rewinds.jsonl");
+    const NO_LINKS: &str =
+        include_str!("../../tests/fixtures/import/anthropic/claude-code-no-links.jsonl");
 
     fn sessions(name: &str, text: &str) -> Vec<Converted> {
         convert_text(
@@ -1198,11 +1232,46 @@ mod tests {
         assert!(has_note(&notes, "response only"), "{notes:?}");
     }
 
+    /// The sessions' ids, and each one's branch link.
+    fn links(sessions: &[Converted]) -> Vec<(&str, Option<BranchOf>)> {
+        sessions
+            .iter()
+            .map(|session| {
+                let link = session.history.data_exchange_metadata.branch_of();
+                (session.session_id.as_str(), link.expect("a readable link"))
+            })
+            .collect()
+    }
+
+    fn branch_of(session_id: &str, after_turn: Option<u64>) -> Option<BranchOf> {
+        Some(BranchOf {
+            session_id: session_id.to_owned(),
+            after_turn,
+        })
+    }
+
+    /// Each turn's first prompt line's text, the way a person reads the conversation.
+    fn prompts(session: &Converted) -> Vec<String> {
+        session
+            .history
+            .turns
+            .iter()
+            .map(|turn| {
+                turn.prompt["messages"][0]["message"]["content"]
+                    .as_str()
+                    .map_or_else(|| "(tool results)".to_owned(), str::to_owned)
+            })
+            .collect()
+    }
+
     #[test]
     fn claude_code_follows_the_last_branch_and_merges_split_responses() {
-        let (counts, document, notes) = one("5f1c.jsonl", CLAUDE_CODE);
+        let all = sessions("5f1c.jsonl", CLAUDE_CODE);
+        assert_eq!(all.len(), 2, "the main conversation and the rewound one");
+        let (main_counts, document, notes) =
+            (counts(&all[0]), all[0].document(), all[0].notes.clone());
         assert_eq!(
-            counts,
+            main_counts,
             Counts {
                 turns: 5,
                 calls: 4,
@@ -1256,15 +1325,201 @@ mod tests {
             start_of(&document["SessionStartTime"]),
             1_756_800_000_000_i64
         );
+        // The rewound prompt and its answer: a branch of turn 2, whose answer it followed.
+        let main = "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f";
+        let branch = format!("{main}/branch/0a1b2c3d-000b-4000-8000-00000000000b");
+        assert_eq!(
+            links(&all),
+            [(main, None), (branch.as_str(), branch_of(main, Some(2)))]
+        );
+        assert_eq!(prompts(&all[1]), ["Ändere den Code."]);
+        assert_eq!(counts(&all[1]).roles, ["H-User"]);
+        assert!(
+            has_note(&all[1].notes, "forked from session \"5f1c"),
+            "{:?}",
+            all[1].notes
+        );
         for words in [
             "1 file-history-snapshot, 1 queue-operation, 1 summary",
             "2 sub-agent line(s)",
-            "2 message line(s) on branches abandoned",
+            "2 message line(s) on 1 branch(es) abandoned by a rewind are kept as sessions",
             "2 line(s) of parallel tool calls",
             "4 assistant lines were merged",
             "1 thinking block(s)",
         ] {
             assert!(has_note(&notes, words), "{words}: {notes:?}");
+        }
+    }
+
+    #[test]
+    fn claude_code_rewinds_are_sessions_linked_where_they_forked() {
+        let all = sessions("7d3e.jsonl", REWINDS);
+        let main = "7d3e9a10-4b2c-4e8f-9a61-0c5b2e7f4d93";
+        let tests = format!("{main}/branch/c4a1e0d2-0005-4000-8000-000000000005");
+        let accents = format!("{tests}/branch/c4a1e0d2-000b-4000-8000-00000000000b");
+        let python = format!("{main}/branch/c4a1e0d2-0001-4000-8000-000000000001");
+        // Newest first: the branch that shares lines with a later one forks from it.
+        assert_eq!(
+            links(&all),
+            [
+                (main, None),
+                (tests.as_str(), branch_of(main, Some(0))),
+                (accents.as_str(), branch_of(&tests, Some(1))),
+                (python.as_str(), branch_of(main, None)),
+            ]
+        );
+        assert_eq!(
+            prompts(&all[0]),
+            [
+                "Écris une fonction `slugify` en Rust, sans dépendance.",
+                "Ajoute plutôt la documentation.",
+                "Merci ! Montre le diff final."
+            ]
+        );
+        // The tests branch: parallel calls and their results, then the nested rewind's
+        // later prompt (the earlier one forks from it).
+        assert_eq!(
+            counts(&all[1]),
+            Counts {
+                turns: 3,
+                calls: 2,
+                results: 2,
+                paired: 2,
+                errors: 0,
+                tools: vec!["Bash".into(), "Read".into()],
+                roles: roles(&["H-User", "A-User", "H-User"]),
+            }
+        );
+        assert_eq!(
+            prompts(&all[1]),
+            [
+                "Ajoute des tests et lance-les.",
+                "(tool results)",
+                "Et les espaces multiples ?"
+            ]
+        );
+        assert!(
+            has_note(&all[1].notes, "1 line(s) of parallel tool calls"),
+            "{:?}",
+            all[1].notes
+        );
+        assert_eq!(
+            prompts(&all[2]),
+            ["Et les accents ? « Crème brûlée » devrait donner creme-brulee."]
+        );
+        assert_eq!(prompts(&all[3]), ["Écris une fonction slugify en Python."]);
+        assert!(
+            has_note(&all[3].notes, "before its first turn"),
+            "{:?}",
+            all[3].notes
+        );
+        // Every message line is in exactly one session.
+        let held: usize = all
+            .iter()
+            .flat_map(|session| &session.history.turns)
+            .map(|turn| {
+                turn.prompt["messages"].as_array().map_or(0, Vec::len)
+                    + turn.response["lines"].as_array().map_or(0, Vec::len)
+            })
+            .sum();
+        assert_eq!(held, 18);
+        assert!(
+            has_note(
+                &all[0].notes,
+                "12 message line(s) on 3 branch(es) abandoned"
+            ),
+            "{:?}",
+            all[0].notes
+        );
+        // The annotation is a valid part of the document.
+        let annotations = &all[2].document()["DataXMData"]["Annotations"];
+        assert_eq!(
+            annotations[0]["Annotation"]["AnnotationID"],
+            "ihigraph:branch-of"
+        );
+    }
+
+    #[test]
+    fn a_branch_without_a_response_forms_no_session_and_its_branches_link_past_it() {
+        let line = |body: &str| format!(r#"{{"sessionId":"nr","isSidechain":false,{body}}}"#);
+        let text = [
+            line(r#""type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"Eins"}"#),
+            line(r#""type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":"1"}"#),
+            line(r#""type":"user","uuid":"u2","parentUuid":"a1","message":{"role":"user","content":"Zwei?"}"#),
+            line(r#""type":"user","uuid":"u3","parentUuid":"u2","message":{"role":"user","content":"Drei?"}"#),
+            line(r#""type":"assistant","uuid":"a3","parentUuid":"u3","message":{"id":"m3","role":"assistant","content":"3"}"#),
+            line(r#""type":"user","uuid":"u4","parentUuid":"u2","message":{"role":"user","content":"Vier?"}"#),
+            line(r#""type":"user","uuid":"u5","parentUuid":"a1","message":{"role":"user","content":"Fünf"}"#),
+            line(r#""type":"assistant","uuid":"a5","parentUuid":"u5","message":{"id":"m5","role":"assistant","content":"5"}"#),
+        ]
+        .join("\n");
+        let all = sessions("nr.jsonl", &text);
+        // u4 then u2 form a branch without a response; the branch u3-a3 forked from it,
+        // so from where it forked: after the main conversation's turn 0.
+        assert_eq!(
+            links(&all),
+            [("nr", None), ("nr/branch/u3", branch_of("nr", Some(0)))]
+        );
+        assert!(
+            has_note(
+                &all[0].notes,
+                "2 user line(s) on 1 abandoned branch(es) without a response"
+            ),
+            "{:?}",
+            all[0].notes
+        );
+    }
+
+    #[test]
+    fn a_damaged_tree_with_cycles_and_unknown_parents_still_converts() {
+        let line = |body: &str| format!(r#"{{"sessionId":"cy","isSidechain":false,{body}}}"#);
+        let text = [
+            // u1 and a1 point at each other; u2 at a line the file does not hold.
+            line(r#""type":"user","uuid":"u1","parentUuid":"a1","message":{"role":"user","content":"Eins"}"#),
+            line(r#""type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","content":"1"}"#),
+            line(r#""type":"user","uuid":"u2","parentUuid":"gone","message":{"role":"user","content":"Zwei"}"#),
+            line(r#""type":"assistant","uuid":"a2","parentUuid":"u2","message":{"id":"m2","role":"assistant","content":"2"}"#),
+        ]
+        .join("\n");
+        let all = sessions("cy.jsonl", &text);
+        assert_eq!(
+            links(&all),
+            [("cy", None), ("cy/branch/u1", branch_of("cy", None))]
+        );
+        assert_eq!(prompts(&all[0]), ["Zwei"]);
+        assert_eq!(prompts(&all[1]), ["Eins"]);
+    }
+
+    #[test]
+    fn claude_code_without_parent_links_is_read_in_file_order() {
+        let all = sessions("nl.jsonl", NO_LINKS);
+        assert_eq!(
+            links(&all),
+            [("2b8f0c4e-61d7-4a3e-b5f2-9e0d7c1a6b58", None)]
+        );
+        assert_eq!(
+            prompts(&all[0]),
+            ["How do I reverse a Vec in place?", "And an iterator?"]
+        );
+        assert!(has_note(&all[0].notes, "file order"), "{:?}", all[0].notes);
+        // Ending with a prompt (once refused: the walk from it found no response), and
+        // with neither uuid nor parentUuid.
+        let asked = format!(
+            "{NO_LINKS}{}\n",
+            r#"{"type":"user","sessionId":"q","uuid":"9f000009-0000-4000-8000-000000000000","message":{"role":"user","content":"Thanks"}}"#
+        );
+        let without_uuid: String = NO_LINKS
+            .lines()
+            .map(|line| {
+                let mut value: Value = serde_json::from_str(line).expect("fixture line");
+                value.as_object_mut().expect("object").remove("uuid");
+                format!("{value}\n")
+            })
+            .collect();
+        for text in [asked, without_uuid] {
+            let all = sessions("nl.jsonl", &text);
+            assert_eq!(all.len(), 1);
+            assert_eq!(counts(&all[0]).turns, 2, "{text}");
         }
     }
 

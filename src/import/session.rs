@@ -5,7 +5,7 @@ use super::time::{Stamp, relative_time, simple_time};
 use super::{DerivedIds, ImportError, ImportOptions, Importer};
 use crate::check::{CheckOptions, Severity, check_problems};
 use crate::model::{
-    DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role, Turn,
+    BranchOf, DataExchangeMetadata, InteractionHistory, JsonObject, ProcessInstance, Role, Turn,
 };
 use serde_json::{Number, Value};
 use sha2::{Digest, Sha256};
@@ -42,6 +42,9 @@ pub struct SessionDraft {
     pub start: Option<Stamp>,
     /// What the importer has to tell about it (kept items, assumptions).
     pub notes: Vec<String>,
+    /// The session this one branches off, when the source kept a conversation that was
+    /// rewound and taken another way: written into the DEM's `Annotations`.
+    pub branch_of: Option<BranchOf>,
 }
 
 /// A file being imported: its name as given, the SHA-256 of its bytes and where it is.
@@ -139,7 +142,17 @@ impl<'a> Sessions<'a> {
     /// When the session has no turn; as a bug to report, when the document built does not
     /// pass ihigraph's checks; and [`ImportError::stopped`] when the caller asked to stop
     /// (an importer passes every error on with `?`).
-    pub fn add(&mut self, mut draft: SessionDraft) -> Result<(), ImportError> {
+    pub fn add(&mut self, draft: SessionDraft) -> Result<(), ImportError> {
+        self.add_named(draft).map(drop)
+    }
+
+    /// As [`Sessions::add`], giving the session's id: the one the draft gives, or the
+    /// one derived for it (so that an importer can name sessions after it).
+    ///
+    /// # Errors
+    ///
+    /// As [`Sessions::add`].
+    pub fn add_named(&mut self, mut draft: SessionDraft) -> Result<String, ImportError> {
         if draft.turns.is_empty() {
             return Err(ImportError::at(
                 draft.line,
@@ -157,13 +170,13 @@ impl<'a> Sessions<'a> {
         }
         let go_on = (self.emit)(Converted {
             history,
-            session_id,
+            session_id: session_id.clone(),
             line,
             turns,
             notes,
         });
         if go_on {
-            Ok(())
+            Ok(session_id)
         } else {
             Err(ImportError::stopped())
         }
@@ -294,7 +307,7 @@ impl<'a> Sessions<'a> {
                 legality: None,
                 security: None,
                 confidence: None,
-                annotations: None,
+                annotations: draft.branch_of.as_ref().map(|link| vec![link.annotation()]),
                 descriptive_metadata: Some(description),
             },
             descriptive_metadata: None,

@@ -4,6 +4,11 @@
 //! links to it); then a check that no triple in any named graph still mentions the
 //! session's id, its work session, or an IRI of its own (its graph, its conversation and
 //! everything below it).
+//!
+//! Branches (sessions forked from this one, such as the continuations a rewind left) are
+//! sessions of their own: they stay unless asked ([`delete_session_and_branches`]), and
+//! their links to the session, which then name a session no longer stored, are counted
+//! apart from what the deletion must leave clean.
 
 use super::MemoryError;
 use crate::rdf::vocab::{ihi, prov};
@@ -36,7 +41,22 @@ pub struct DeletionReceipt {
     pub mentions_left: usize,
     /// Whether nothing was deleted.
     pub dry_run: bool,
+    /// The ids of the branches of this session that stay (for a dry run: that would):
+    /// their links now name a session no longer stored.
+    pub branches_kept: Vec<String>,
+    /// Triples of those branches' links to this session, left in their graphs.
+    pub branch_link_triples: usize,
 }
+
+/// The properties by which a branch names the session it forked from.
+const BRANCH_LINKS: [oxrdf::NamedNodeRef<'static>; 6] = [
+    ihi::BRANCH_OF,
+    prov::WAS_DERIVED_FROM,
+    ihi::BRANCH_OF_SESSION_ID,
+    ihi::FORKED_AFTER_TURN,
+    ihi::FORKED_AFTER_TURN_INDEX,
+    prov::WAS_INFLUENCED_BY,
+];
 
 /// Deletes a session, its fingerprint record, the memory items derived only from it and
 /// the links of the others to it, in one update; then checks the store for anything left that mentions it.
@@ -46,7 +66,68 @@ pub fn delete_session(
     session_id: &str,
     dry_run: bool,
 ) -> Result<DeletionReceipt, MemoryError> {
-    let (graph, triples) = store.session_graph(session_id)?;
+    delete_one(store, session_id, dry_run, &BTreeSet::new())
+}
+
+/// Deletes a session and its branches, the branches of those and so on, each as
+/// [`delete_session`] does: the deepest branches first, the session last; gives the
+/// receipts in that order. With `dry_run`, deletes nothing.
+pub fn delete_session_and_branches(
+    store: &HistoryStore,
+    session_id: &str,
+    dry_run: bool,
+) -> Result<Vec<DeletionReceipt>, MemoryError> {
+    // Checked first, so that an unknown session is an error, not an empty list.
+    store.session_graph(session_id)?;
+    let mut family = vec![session_id.to_owned()];
+    let mut next = 0;
+    while let Some(id) = family.get(next).cloned() {
+        next += 1;
+        for (branch, _) in branches(store, &id)? {
+            if !family.contains(&branch) {
+                family.push(branch);
+            }
+        }
+    }
+    let going: BTreeSet<String> = family.iter().cloned().collect();
+    family
+        .iter()
+        .rev()
+        .map(|id| delete_one(store, id, dry_run, &going))
+        .collect()
+}
+
+/// The branches of a session that the store holds: each one's id and graph.
+fn branches(
+    store: &HistoryStore,
+    session_id: &str,
+) -> Result<Vec<(String, GraphName)>, StoreError> {
+    let parent = store.scheme().conversation(session_id);
+    let query = format!(
+        "SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ ?s {} {parent} ; ?p ?o }} FILTER(?p = {}) }}",
+        ihi::BRANCH_OF,
+        ihi::SESSION_ID
+    );
+    let mut found: Vec<(String, GraphName)> = store
+        .select_quads(&query)?
+        .into_iter()
+        .filter_map(|quad| match quad.object {
+            Term::Literal(id) => Some((id.value().to_owned(), quad.graph_name)),
+            _ => None,
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(found)
+}
+
+/// The IRIs of a session: its graph, conversation and work session, and every node of
+/// its graph below its conversation.
+fn own_nodes(
+    store: &HistoryStore,
+    session_id: &str,
+    graph: &NamedNode,
+    triples: &oxrdf::Graph,
+) -> BTreeSet<NamedNode> {
     let scheme = store.scheme();
     let conversation = scheme.conversation(session_id);
     let below = format!("{}/", conversation.as_str());
@@ -54,7 +135,7 @@ pub fn delete_session(
     own.insert(graph.clone());
     own.insert(conversation.clone());
     own.insert(scheme.work_session(session_id));
-    for triple in &triples {
+    for triple in triples {
         let subject = match triple.subject {
             oxrdf::NamedOrBlankNodeRef::NamedNode(node) => Some(node),
             oxrdf::NamedOrBlankNodeRef::BlankNode(_) => None,
@@ -69,8 +150,41 @@ pub fn delete_session(
             }
         }
     }
+    own
+}
+
+/// Deletes one session; the branches' links to it are counted apart, and those of the
+/// branches in `going` (deleted with it) not at all.
+fn delete_one(
+    store: &HistoryStore,
+    session_id: &str,
+    dry_run: bool,
+    going: &BTreeSet<String>,
+) -> Result<DeletionReceipt, MemoryError> {
+    let (graph, triples) = store.session_graph(session_id)?;
+    let scheme = store.scheme();
+    let own = own_nodes(store, session_id, &graph, &triples);
     let id = Literal::new_simple_literal(session_id);
-    let found = mentions(store, &own, &id)?;
+    let branch_graphs: Vec<(String, GraphName)> = branches(store, session_id)?;
+    // A link is a triple of a branch's graph by a link property: nothing else there
+    // names this session.
+    let link_of = |quad: &Quad| -> Option<&str> {
+        let (branch, _) = branch_graphs
+            .iter()
+            .find(|(_, graph)| *graph == quad.graph_name)?;
+        BRANCH_LINKS
+            .contains(&quad.predicate.as_ref())
+            .then_some(branch.as_str())
+    };
+    let mut found = mentions(store, &own, &id)?;
+    let mut kept_links = 0;
+    found.retain(|quad| match link_of(quad) {
+        Some(branch) => {
+            kept_links += usize::from(!going.contains(branch));
+            false
+        }
+        None => true,
+    });
     let memory = scheme.memory_graph();
     let MemoryChanges {
         removed: items_removed,
@@ -101,6 +215,12 @@ pub fn delete_session(
         iris_checked: own.len(),
         mentions_left: left_by_plan,
         dry_run,
+        branches_kept: branch_graphs
+            .iter()
+            .map(|(branch, _)| branch.clone())
+            .filter(|branch| !going.contains(branch))
+            .collect(),
+        branch_link_triples: kept_links,
     };
     if dry_run {
         return Ok(receipt);
@@ -114,7 +234,10 @@ pub fn delete_session(
         let _ = write!(update, " ;\nDROP SILENT GRAPH {graph}");
         store.update(&update)?;
     }
-    receipt.mentions_left = mentions(store, &own, &id)?.len();
+    receipt.mentions_left = mentions(store, &own, &id)?
+        .iter()
+        .filter(|quad| link_of(quad).is_none())
+        .count();
     Ok(receipt)
 }
 

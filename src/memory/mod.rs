@@ -15,7 +15,7 @@
 mod delete;
 mod error;
 
-pub use delete::{DeletionReceipt, delete_session};
+pub use delete::{DeletionReceipt, delete_session, delete_session_and_branches};
 pub use error::MemoryError;
 
 use crate::model::{Role, Turn};

@@ -350,7 +350,7 @@ pub const TOOL_STATS: CannedQuery = CannedQuery {
 /// `sessions`: the stored sessions.
 pub const SESSIONS: CannedQuery = CannedQuery {
     name: "sessions",
-    summary: "per session: id, M-Instance, U-Environment, start time, turn count, last turn time",
+    summary: "per session: id, M-Instance, U-Environment, start time, turn count, last turn time; for a branch, the session and turn it forked from",
     parameters: &[
         text("m-instance", "mInstance", false, "only this M-Instance"),
         text(

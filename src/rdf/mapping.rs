@@ -311,6 +311,44 @@ impl Mapper<'_> {
             metadata.clone(),
         );
         self.data_exchange_metadata(&metadata, &history.data_exchange_metadata);
+        self.branch_link(&history.data_exchange_metadata);
+    }
+
+    /// The link of a branch to the conversation and turn it forked from, as its DEM's
+    /// branch annotation says (with the PROV properties they refine: nothing here
+    /// reasons). The parent is named by the IRIs its own graph uses, whether or not it is
+    /// stored.
+    fn branch_link(&mut self, metadata: &DataExchangeMetadata) {
+        let link = match metadata.branch_of() {
+            Ok(Some(link)) => link,
+            Ok(None) => return,
+            Err(error) => {
+                self.warn(
+                    error.pointer,
+                    format!("{}: the branch link is left out", error.message),
+                );
+                return;
+            }
+        };
+        let conversation = self.conversation.clone();
+        let parent = self.scheme.conversation(&link.session_id);
+        let out = &mut self.out;
+        out.types(&conversation, &[prov::ENTITY]);
+        out.add(&conversation, ihi::BRANCH_OF, parent.clone());
+        out.add(&conversation, prov::WAS_DERIVED_FROM, parent.clone());
+        out.string(&conversation, ihi::BRANCH_OF_SESSION_ID, &link.session_id);
+        if let Some(index) = link.after_turn {
+            let index = index.to_string();
+            let turn = IriScheme::child(&parent, &["turn", &index]);
+            out.add(&conversation, ihi::FORKED_AFTER_TURN, turn.clone());
+            out.add(&conversation, prov::WAS_INFLUENCED_BY, turn);
+            out.typed(
+                &conversation,
+                ihi::FORKED_AFTER_TURN_INDEX,
+                index,
+                xsd::INTEGER,
+            );
+        }
     }
 
     fn data_exchange_metadata(&mut self, node: &NamedNode, metadata: &DataExchangeMetadata) {

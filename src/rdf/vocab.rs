@@ -181,6 +181,17 @@ terms!(
     RAW_JSON = "rawJson",
     /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them.
     RECENT_TURNS = "recentTurns",
+    /// Branch conversation -> the conversation it branches off (a sub-property of
+    /// `prov:wasDerivedFrom`).
+    BRANCH_OF = "branchOf",
+    /// Branch conversation -> the `SessionID` of the session it branches off, readable
+    /// when that session is no longer stored.
+    BRANCH_OF_SESSION_ID = "branchOfSessionId",
+    /// Branch conversation -> the parent's turn after which it forked (a sub-property of
+    /// `prov:wasInfluencedBy`).
+    FORKED_AFTER_TURN = "forkedAfterTurn",
+    /// Branch conversation -> the index of that turn.
+    FORKED_AFTER_TURN_INDEX = "forkedAfterTurnIndex",
     /// `TurnCount` as written, when that is not the canonical integer (`2.0`, `1e1`).
     RAW_TURN_COUNT = "rawTurnCount",
     /// `TurnIndex` as written, when that is not the canonical integer.
@@ -271,6 +282,8 @@ terms!(
     WAS_DERIVED_FROM = "wasDerivedFrom",
     /// Entity -> when it was generated.
     GENERATED_AT_TIME = "generatedAtTime",
+    /// Entity or activity -> what influenced it.
+    WAS_INFLUENCED_BY = "wasInfluencedBy",
 });
 
 /// Datatypes and RDF terms used beside the ontology namespaces.

@@ -489,6 +489,8 @@ async fn delete(
         "fingerprint_triples": receipt.fingerprint_triples,
         "iris_checked": receipt.iris_checked,
         "mentions_left": receipt.mentions_left,
+        "branches_kept": receipt.branches_kept,
+        "branch_link_triples": receipt.branch_link_triples,
     });
     if receipt.mentions_left > 0 {
         return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());

@@ -99,7 +99,9 @@ pub enum Command {
     /// Write the stored sessions to standard output: as RDF, or as PGM-IHI documents
     /// rebuilt from their graphs (`--format pgm-ihi`; every session as JSON Lines).
     Export(ExportArgs),
-    /// List the stored sessions: id, M-Instance, U-Environment, start, turns, last turn.
+    /// List the stored sessions: id, M-Instance, U-Environment, start, turns, last turn;
+    /// for a branch (such as the continuation a rewind left), the session it forked from
+    /// (branchOf) and the index of the turn it forked after (forkedAfterTurn).
     Sessions {
         /// Output format [default: table on a terminal, tsv otherwise]
         #[arg(long, value_enum)]
@@ -109,7 +111,9 @@ pub enum Command {
     Append(AppendArgs),
     /// Remove a session, the memory made from it alone and the links of shared memory to
     /// it, and print a receipt with a check that nothing in the store still names it; or
-    /// every session.
+    /// every session. The session's branches (the continuations a rewind left, stored as
+    /// sessions of their own) stay unless --with-branches: their link then names a
+    /// session no longer stored, and the receipt lists them.
     Delete(DeleteArgs),
     /// Make a memory item (a fact, a decision, a lesson) from a stored turn, in the
     /// store's memory graph, with its provenance: the turn it was derived from, the
@@ -566,6 +570,10 @@ pub struct DeleteArgs {
     /// Print the receipt of a session's deletion without deleting anything.
     #[arg(long, requires = "session")]
     pub dry_run: bool,
+    /// Delete the session's branches too, and theirs (each with its own receipt, the
+    /// deepest first).
+    #[arg(long, requires = "session")]
+    pub with_branches: bool,
     /// Confirm --all.
     #[arg(long)]
     pub yes: bool,

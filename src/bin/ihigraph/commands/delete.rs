@@ -5,13 +5,19 @@ use crate::cli::DeleteArgs;
 use crate::status::Status;
 use anyhow::Result;
 use ihigraph::HistoryStore;
-use ihigraph::memory::{DeletionReceipt, delete_session};
+use ihigraph::memory::{DeletionReceipt, delete_session, delete_session_and_branches};
 
 pub fn run(store: &HistoryStore, args: &DeleteArgs) -> Result<Status> {
     if let Some(id) = &args.target.session {
-        let receipt = delete_session(store, id, args.dry_run)?;
-        print_receipt(&receipt);
-        if receipt.mentions_left > 0 {
+        let receipts = if args.with_branches {
+            delete_session_and_branches(store, id, args.dry_run)?
+        } else {
+            vec![delete_session(store, id, args.dry_run)?]
+        };
+        for receipt in &receipts {
+            print_receipt(receipt);
+        }
+        if receipts.iter().any(|receipt| receipt.mentions_left > 0) {
             return Ok(Status::Failure);
         }
     } else {
@@ -55,6 +61,21 @@ fn print_receipt(receipt: &DeletionReceipt) {
         receipt.fingerprint_triples,
         plural(receipt.fingerprint_triples)
     );
+    if receipt.branches_kept.is_empty() {
+        println!("  branches kept (sessions forked from this one): none");
+    } else {
+        let name = if receipt.dry_run {
+            "would then name"
+        } else {
+            "now name"
+        };
+        println!(
+            "  branches kept (sessions forked from this one; --with-branches deletes them too): {}; their links ({} triple{}) {name} a session no longer stored",
+            list(&receipt.branches_kept),
+            receipt.branch_link_triples,
+            plural(receipt.branch_link_triples),
+        );
+    }
     let left = receipt.mentions_left;
     let subject = if receipt.dry_run {
         "would mention"

@@ -385,6 +385,52 @@ fn results_repeated_in_later_prompts_are_recorded_once() {
     assert!(session.warnings.is_empty(), "{:?}", session.warnings);
 }
 
+/// A benchmark log that uses a call id again for a newer call whose result reads the same
+/// (a `think` tool answers "" each time): each call gets its result.
+#[test]
+fn a_call_id_used_again_with_the_same_result_is_answered_anew() {
+    let call = |id: &str| {
+        json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": id, "type": "function", "function": {"name": "think", "arguments": "{}"}}]})
+    };
+    let result = |id: &str| json!({"role": "tool", "tool_call_id": id, "content": ""});
+    let mut document = fixture("valid/complete.json");
+    let turn = document["Turns"][0].clone();
+    let prompts = [
+        json!({"messages": [{"role": "user", "content": "Plan it."}]}),
+        json!({"messages": [result("call_1")]}),
+        json!({"messages": [result("call_1")]}),
+    ];
+    let responses = [
+        call("call_1"),
+        call("call_1"),
+        json!({"role": "assistant", "content": "Done."}),
+    ];
+    let turns: Vec<Value> = prompts
+        .into_iter()
+        .zip(responses)
+        .enumerate()
+        .map(|(index, (prompt, response))| {
+            let mut turn = turn.clone();
+            turn["TurnIndex"] = json!(index);
+            turn["Role"] = json!(if index == 0 { "H-User" } else { "A-User" });
+            turn["PRCPrompt"] = prompt;
+            turn["BKNResponse"] = response;
+            turn
+        })
+        .collect();
+    document["TurnCount"] = json!(turns.len());
+    document["Turns"] = json!(turns);
+    let session = map(&document);
+    let links = session
+        .quads
+        .iter()
+        .filter(|q| q.predicate == vocab::ch::HAS_RESULT)
+        .count();
+    assert_eq!(links, 2, "both calls answered");
+    assert!(session.warnings.is_empty(), "{:?}", session.warnings);
+}
+
 #[test]
 fn every_quad_is_written_once() {
     // A tool called in several turns is declared once.

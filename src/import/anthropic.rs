@@ -1440,7 +1440,7 @@ mod tests {
     }
 
     #[test]
-    fn a_branch_without_a_response_forms_no_session_and_its_branches_link_past_it() {
+    fn a_branch_without_a_response_is_a_session_awaiting_it() {
         let line = |body: &str| format!(r#"{{"sessionId":"nr","isSidechain":false,{body}}}"#);
         let text = [
             line(r#""type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"Eins"}"#),
@@ -1454,19 +1454,24 @@ mod tests {
         ]
         .join("\n");
         let all = sessions("nr.jsonl", &text);
-        // u4 then u2 form a branch without a response; the branch u3-a3 forked from it,
-        // so from where it forked: after the main conversation's turn 0.
+        // u2 then u4 form a branch without a response: a session whose one turn awaits
+        // it, forked after the main conversation's turn 0. The branch u3-a3 forked from
+        // it before its first turn (u2 is a prompt line of that turn, not a response).
         assert_eq!(
             links(&all),
-            [("nr", None), ("nr/branch/u3", branch_of("nr", Some(0)))]
+            [
+                ("nr", None),
+                ("nr/branch/u2", branch_of("nr", Some(0))),
+                ("nr/branch/u2/branch/u3", branch_of("nr/branch/u2", None)),
+            ]
         );
-        assert!(
-            has_note(
-                &all[0].notes,
-                "2 user line(s) on 1 abandoned branch(es) without a response"
-            ),
-            "{:?}",
-            all[0].notes
+        let awaiting = &all[1].document()["Turns"];
+        assert_eq!(awaiting.as_array().map(Vec::len), Some(1));
+        assert_eq!(awaiting[0]["BKNResponse"], serde_json::json!({}));
+        assert_eq!(prompts(&all[1]), ["Zwei?"]);
+        assert_eq!(
+            awaiting[0]["PRCPrompt"]["messages"][1]["message"]["content"],
+            "Vier?"
         );
     }
 
@@ -1516,10 +1521,11 @@ mod tests {
                 format!("{value}\n")
             })
             .collect();
-        for text in [asked, without_uuid] {
+        // The prompt that ends the first is a last turn that awaits its response.
+        for (text, turns) in [(asked, 3), (without_uuid, 2)] {
             let all = sessions("nl.jsonl", &text);
             assert_eq!(all.len(), 1);
-            assert_eq!(counts(&all[0]).turns, 2, "{text}");
+            assert_eq!(counts(&all[0]).turns, turns, "{text}");
         }
     }
 

@@ -155,15 +155,26 @@ pub fn answer_messages(payload: &Map<String, Value>) -> Vec<Message> {
 
 /// `system` (a string or text blocks), `instructions`, `systemInstruction`.
 fn system_members(payload: &Map<String, Value>) -> Vec<Message> {
+    // Gemini's SDKs also put it in the request's `config` (google-genai's
+    // `GenerateContentConfig.system_instruction`).
+    let config = payload.get("config").and_then(Value::as_object);
+    let places = [
+        ("", payload, "system"),
+        ("", payload, "instructions"),
+        ("", payload, "systemInstruction"),
+        ("", payload, "system_instruction"),
+    ]
+    .into_iter()
+    .chain(config.into_iter().flat_map(|config| {
+        [
+            ("/config", config, "systemInstruction"),
+            ("/config", config, "system_instruction"),
+        ]
+    }));
     let mut found = Vec::new();
-    for key in [
-        "system",
-        "instructions",
-        "systemInstruction",
-        "system_instruction",
-    ] {
-        let pointer = format!("/{key}");
-        let parts = match payload.get(key) {
+    for (container, members, key) in places {
+        let pointer = format!("{container}/{key}");
+        let parts = match members.get(key) {
             Some(Value::String(text)) => vec![Part::Text(text.clone())],
             Some(Value::Array(blocks)) => content_parts(blocks, &pointer),
             Some(Value::Object(content)) => match content.get("parts") {
@@ -494,6 +505,25 @@ mod tests {
             data: data.to_owned(),
             is_error,
         })
+    }
+
+    #[test]
+    fn a_gemini_config_holds_the_system_instruction_too() {
+        let prompt = json!({"model": "gemini-2.5-flash",
+            "config": {"system_instruction": {"parts": [{"text": "Sei knapp."}]}, "temperature": 0},
+            "contents": [{"role": "user", "parts": [{"text": "Hallo"}]}]});
+        assert_eq!(
+            read(&prompt, PayloadKind::Prompt),
+            [
+                (Speaker::System, vec![text("Sei knapp.")]),
+                (Speaker::User, vec![text("Hallo")]),
+            ]
+        );
+        let camel = json!({"config": {"systemInstruction": "Be brief."}, "contents": []});
+        assert_eq!(
+            read(&camel, PayloadKind::Prompt),
+            [(Speaker::System, vec![text("Be brief.")])]
+        );
     }
 
     #[test]

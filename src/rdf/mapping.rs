@@ -640,17 +640,21 @@ impl Mapper<'_> {
         results_in_turn: &mut usize,
     ) {
         for result in find_tool_results(payload) {
-            let key = (
-                result.call_id.clone(),
-                result.name.clone(),
-                result.data.clone(),
-            );
             let key = match &result.call_id {
-                // With an id, the id and the data identify the result: a history
-                // repeated in a later prompt repeats both, while a placeholder id used
-                // again answers with other data.
-                Some(_) => (key.0, None, key.2),
-                None => key,
+                // With an id, the result answers the latest call with that id: a history
+                // repeated in a later prompt repeats the result of the same call (seen:
+                // left out), while an id used again by a newer call is answered anew,
+                // even with the same data (benchmark logs reuse ids; a `think` tool
+                // answers "" every time).
+                Some(call_id) => (
+                    Some(self.invocations_by_call_id.get(call_id).map_or_else(
+                        || format!("id:{call_id}"),
+                        |invocation| invocation.as_str().to_owned(),
+                    )),
+                    None,
+                    result.data.clone(),
+                ),
+                None => (None, result.name.clone(), result.data.clone()),
             };
             if !self.results_seen.insert(key) {
                 continue;

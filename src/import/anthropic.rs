@@ -913,6 +913,15 @@ mod claude_code {
                 if single {
                     message = part;
                 } else {
+                    // Each line's own members besides its content (its usage, its stop
+                    // reason) stay with its envelope: the merged message can hold one
+                    // value of each, and nothing of a line is lost.
+                    let own: JsonObject = part
+                        .iter()
+                        .filter(|(key, _)| *key != "content")
+                        .map(|(key, value)| (key.clone(), value.clone()))
+                        .collect();
+                    line.insert("message".to_owned(), Value::Object(own));
                     merge_into(&mut message, &mut content, part);
                 }
             }
@@ -1302,7 +1311,10 @@ mod tests {
         assert_eq!(first["usage"]["output_tokens"], 187);
         let lines = first["lines"].as_array().expect("lines");
         assert_eq!(lines.len(), 4);
-        assert!(lines.iter().all(|line| line.get("message").is_none()));
+        // Each line keeps its own message members besides its content (the first line's
+        // usage, before the last line's took the merged message's place).
+        assert!(lines.iter().all(|line| line["message"].get("content").is_none()));
+        assert!(lines.iter().all(|line| line["message"]["id"] == first["id"]));
         assert_eq!(lines[3]["uuid"], "0a1b2c3d-0005-4000-8000-000000000005");
         // Parallel results as two user lines, in file order, in the next prompt.
         let results = turns[1]["PRCPrompt"]["messages"]

@@ -12,6 +12,9 @@ use std::ops::Range;
 /// whole).
 const LABEL_CHARS: usize = 14;
 
+/// The widest a bar is drawn, in pixels.
+const MAX_BAR: u32 = 80;
+
 /// The most categories labelled on the x axis; with more, every second, third... is.
 const X_LABELS: usize = 12;
 
@@ -169,10 +172,14 @@ fn draw_series<DB: DrawingBackend>(
     count: usize,
 ) -> Result<(), String> {
     let mut base = vec![0.0; count];
-    // A gap of 4 pixels each side while the slots are wide, none when they are narrow:
-    // a bar keeps at least half its slot.
+    // A gap of 4 pixels each side, less in narrow slots (a bar keeps at least half its
+    // slot), more in wide ones (a lone bar is a bar, not a filled plot).
     let slot = plot.plotting_area().dim_in_pixel().0 / u32::try_from(count).unwrap_or(u32::MAX);
-    let gap = (slot / 4).min(4);
+    let gap = if slot > MAX_BAR + 8 {
+        (slot - MAX_BAR) / 2
+    } else {
+        (slot / 4).min(4)
+    };
     for series in series {
         let color = series.color;
         let bars: Vec<Rectangle<(f64, f64)>> = (0..count)

@@ -30,7 +30,8 @@ use ihigraph::query::TRANSCRIPT;
 use ihigraph::query::TURN_PLACES;
 use ihigraph::query::USER_STATE;
 use ihigraph::query::{
-    REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_TOOLS, REPORT_TURN_TIMES,
+    REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY, REPORT_SPAN, REPORT_TOOLS,
+    REPORT_TURN_TIMES,
 };
 use ihigraph::rdf::IriScheme;
 use ihigraph::store::Embedded;
@@ -1255,6 +1256,94 @@ fn the_report_activity_per_session_day_and_role_on_the_examples() {
             "2026-01-03T08:00:00Z"
         ])
     );
+}
+
+#[test]
+fn the_report_activity_cuts_time_as_finely_as_it_is_asked() {
+    let store = examples_store();
+    let by = |width: u64| {
+        rows(
+            &store,
+            &REPORT_ACTIVITY,
+            &Arguments::new().count("width", width),
+        )
+    };
+    let (days, hours, minutes, months) = (by(10), by(13), by(16), by(7));
+    assert_eq!(days, rows(&store, &REPORT_ACTIVITY, &Arguments::new()));
+    assert_eq!(column(&hours, 1)[..2], ["2026-01-02T08", "2026-01-02T08"]);
+    assert_eq!(
+        column(&minutes, 1)[..2],
+        ["2026-01-02T08:00", "2026-01-02T08:00"]
+    );
+    assert!(column(&months, 1).iter().all(|period| *period == "2026-01"));
+    // The same turns in each: every one of the examples' turns is at 08:00 or 08:01.
+    let turns = |rows: &[Vec<String>]| -> u64 {
+        rows.iter().map(|row| row[3].parse::<u64>().unwrap()).sum()
+    };
+    assert_eq!(
+        [turns(&days), turns(&hours), turns(&minutes), turns(&months)],
+        [16; 4]
+    );
+    assert_eq!(hours.len(), days.len());
+    assert!(
+        minutes.len() > hours.len(),
+        "research-notes' turns 08:00 and 08:01"
+    );
+    assert_eq!(
+        months.len(),
+        days.len(),
+        "each session's turns of one role are on one day"
+    );
+}
+
+#[test]
+fn the_report_span_is_the_first_and_last_turn_time() {
+    let store = examples_store();
+    assert_eq!(
+        rows(&store, &REPORT_SPAN, &Arguments::new()),
+        vec![row(&[
+            "2026-01-01T08:00:01.2Z",
+            "2026-01-04T08:01:30Z",
+            "16"
+        ])]
+    );
+    let window = Arguments::new()
+        .raw("since", "2026-01-02")
+        .raw("until", "2026-01-03T08:00:30Z");
+    assert_eq!(
+        rows(&store, &REPORT_SPAN, &window),
+        vec![row(&[
+            "2026-01-02T08:00:00.5Z",
+            "2026-01-03T08:00:01.5Z",
+            "6"
+        ])]
+    );
+    let empty = store_with_raw().0;
+    assert_eq!(
+        rows(&empty, &REPORT_SPAN, &Arguments::new()),
+        vec![row(&["", "", "0"])]
+    );
+}
+
+#[test]
+fn the_report_activity_has_a_row_for_a_session_without_turns() {
+    let (store, _) = examples_store_with_raw();
+    let mut document = example("code-review-abc.json");
+    document["SessionID"] = json!("no-turns");
+    document["Turns"] = json!([]);
+    document["TurnCount"] = json!(0);
+    ingest(&store, &document);
+    let activity = rows(&store, &REPORT_ACTIVITY, &Arguments::new());
+    assert_eq!(activity.len(), 10);
+    assert_eq!(
+        activity.iter().find(|row| row[0] == "no-turns"),
+        Some(&row(&["no-turns", "", "", "0", "0", "0", "", ""]))
+    );
+    // In a time window, only the sessions with a turn in it.
+    let window = Arguments::new().raw("since", "2026-01-01");
+    let narrowed = rows(&store, &REPORT_ACTIVITY, &window);
+    assert_eq!(narrowed.len(), 9);
+    assert!(narrowed.iter().all(|row| row[0] != "no-turns"));
 }
 
 #[test]

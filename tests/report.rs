@@ -1,6 +1,8 @@
 //! The report: every number in the page is the one its canned query gives on the same
 //! store; the page is well-formed and self-contained; empty stores, one session and
-//! sessions without tools give sensible pages; the options narrow it.
+//! sessions without tools give sensible pages; the options narrow it; the time charts
+//! take the unit their span asks for and draw a bar for every period with turns; every
+//! session counts, those without turns too.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 mod common;
@@ -135,14 +137,15 @@ fn table(document: &roxmltree::Document<'_>, id: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The sums of `report-activity`'s rows (session, day, role, turns, toolCalls,
+/// The sums of `report-activity`'s rows (session, period, role, turns, toolCalls,
 /// failedToolCalls, firstTurn, lastTurn).
 struct Sums {
     /// Sessions, turns, tool calls, failed tool calls.
     totals: [u64; 4],
-    /// Per day: sessions, turns, tool calls, failed tool calls.
+    /// Per period, by the page's label of it: sessions, turns, tool calls, failed tool
+    /// calls.
     days: BTreeMap<String, (std::collections::BTreeSet<String>, [u64; 3])>,
-    /// Per day: H-User, A-User and BKN turns.
+    /// Per period: H-User, A-User and BKN turns.
     roles: BTreeMap<String, [u64; 3]>,
     /// Per session: turns, tool calls, failed tool calls.
     sessions: BTreeMap<String, [u64; 3]>,
@@ -159,21 +162,55 @@ fn sums(activity: &[Vec<String>]) -> Sums {
     for row in activity {
         let counts = [number(&row[3]), number(&row[4]), number(&row[5])];
         let session = sums.sessions.entry(row[0].clone()).or_default();
-        let day = sums.days.entry(row[1].clone()).or_default();
-        day.0.insert(row[0].clone());
         for at in 0..3 {
             session[at] += counts[at];
-            day.1[at] += counts[at];
             sums.totals[at + 1] += counts[at];
+        }
+        if row[1].is_empty() {
+            // A session without turns, or turns without an absolute time.
+            continue;
+        }
+        let period = period_label(&row[1]);
+        let day = sums.days.entry(period.clone()).or_default();
+        day.0.insert(row[0].clone());
+        for (sum, count) in day.1.iter_mut().zip(counts) {
+            *sum += count;
         }
         let role = ["H-User", "A-User", "BKN"]
             .iter()
             .position(|r| *r == row[2])
             .unwrap();
-        sums.roles.entry(row[1].clone()).or_default()[role] += counts[0];
+        sums.roles.entry(period).or_default()[role] += counts[0];
     }
     sums.totals[0] = sums.sessions.len() as u64;
     sums
+}
+
+/// A `report-activity` period as the page labels it: `2026-01-02T10` is the hour
+/// `2026-01-02 10:00`.
+fn period_label(period: &str) -> String {
+    match period.len() {
+        13 => format!("{}:00", period.replace('T', " ")),
+        _ => period.replace('T', " "),
+    }
+}
+
+/// The unit of the page's time charts, and the `width` that asks `report-activity` for
+/// periods of it (weeks, made of days, are left to the tests that expect them).
+fn unit_of(document: &roxmltree::Document<'_>) -> (String, &'static str) {
+    let unit = by_id(document, "activity")
+        .and_then(|section| section.attribute("data-unit"))
+        .unwrap()
+        .to_owned();
+    let width = match unit.as_str() {
+        "minute" => "width=16",
+        "hour" => "width=13",
+        "day" => "width=10",
+        "month" => "width=7",
+        "year" => "width=4",
+        other => panic!("no width for {other}"),
+    };
+    (unit, width)
 }
 
 /// One number a SPARQL query gives.
@@ -194,7 +231,9 @@ fn every_total_and_table_is_the_one_its_query_gives() {
     let page = page(&store, &[]);
     let document = parse(&page);
 
-    let sums = sums(&rows(&store, "report-activity", &[]));
+    let (unit, width) = unit_of(&document);
+    assert_eq!(unit, "day", "the examples and the corpus span four days");
+    let sums = sums(&rows(&store, "report-activity", &[width]));
     let memory = &rows(&store, "report-memory", &[])[0];
     let totals = sums.totals.map(|total| total.to_string());
     for (id, value) in [
@@ -375,6 +414,7 @@ fn the_page_is_self_contained_and_accessible() {
     }
     // Each section names the queries behind it.
     for query in [
+        "report-span",
         "report-activity",
         "report-tools",
         "report-turn-times",
@@ -450,24 +490,31 @@ fn options_narrow_the_report_and_bad_ones_are_refused() {
         later.contains("<dd id=\"total-sessions\">0</dd>"),
         "nothing after 2100"
     );
+    // One day's window: its periods are the day's hours (or minutes).
     let window = page(&store, &["--since", "2026-01-02", "--until", "2026-01-03"]);
     let document = parse(&window);
-    let days = table(&document, "table-activity");
-    assert_eq!(
-        days.iter().map(|row| row[0].as_str()).collect::<Vec<_>>(),
-        vec!["2026-01-02"]
+    let (unit, width) = unit_of(&document);
+    assert!(unit == "hour" || unit == "minute", "{unit}");
+    let periods = table(&document, "table-activity");
+    assert!(
+        periods.iter().all(|row| row[0].starts_with("2026-01-02 ")),
+        "{periods:?}"
     );
     let activity = rows(
         &store,
         "report-activity",
-        &["since=2026-01-02", "until=2026-01-03"],
+        &["since=2026-01-02", "until=2026-01-03", width],
     );
-    assert!(activity.iter().all(|row| row[1] == "2026-01-02"));
+    assert!(activity.iter().all(|row| row[1].starts_with("2026-01-02T")));
     let turns: u64 = activity
         .iter()
         .map(|row| row[3].parse::<u64>().unwrap())
         .sum();
-    assert_eq!(days[0][2], turns.to_string());
+    let shown: u64 = periods
+        .iter()
+        .map(|row| row[2].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(shown, turns);
 
     ihigraph(&store)
         .args(["report", "--since", "yesterday"])
@@ -493,4 +540,185 @@ fn options_narrow_the_report_and_bad_ones_are_refused() {
         .assert()
         .success()
         .stdout(contains("<dd id=\"total-sessions\">1</dd>"));
+}
+
+/// The series colours of the report's charts (blue, orange, grey, red), as plotters
+/// writes them.
+const SERIES_FILLS: [&str; 4] = ["#1F6FB4", "#E68A00", "#6B6B6B", "#C01C28"];
+
+/// The bars of a chart: the width and height of each rectangle filled with a series
+/// colour (its legend's swatches too, when it has one).
+fn bars(document: &roxmltree::Document<'_>, chart: &str) -> Vec<(f64, f64)> {
+    let labels = format!("{chart}-title {chart}-desc");
+    let svg = document
+        .descendants()
+        .find(|node| node.has_tag_name("svg") && node.attribute("aria-labelledby") == Some(&labels))
+        .unwrap_or_else(|| panic!("no chart {chart}"));
+    svg.descendants()
+        .filter(|node| node.has_tag_name("rect"))
+        .filter(|rect| {
+            rect.attribute("fill")
+                .is_some_and(|fill| SERIES_FILLS.iter().any(|s| s.eq_ignore_ascii_case(fill)))
+        })
+        .map(|rect| {
+            let size = |name| rect.attribute(name).unwrap().parse::<f64>().unwrap();
+            (size("width"), size("height"))
+        })
+        .collect()
+}
+
+/// Every rectangle of the page has a width and a height of zero or more: a negative one
+/// is an error in the browser's console, and no bar.
+fn no_negative_rectangles(document: &roxmltree::Document<'_>) {
+    for rect in document
+        .descendants()
+        .filter(|node| node.has_tag_name("rect"))
+    {
+        for name in ["width", "height"] {
+            let value: f64 = rect.attribute(name).unwrap_or("0").parse().unwrap();
+            assert!(value >= 0.0, "a rect with {name} {value}");
+        }
+    }
+}
+
+#[test]
+fn a_first_days_only_session_draws_its_bars() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let times = [
+        "2026-03-10T09:00:00Z",
+        "2026-03-10T09:00:12Z",
+        "2026-03-10T09:00:31Z",
+        "2026-03-10T09:00:50Z",
+    ];
+    common::ingest_documents(&store, &[common::history_at("first", &times)]);
+    let page = page(&store, &[]);
+    let document = parse(&page);
+    no_negative_rectangles(&document);
+    assert_eq!(unit_of(&document).0, "minute");
+    assert_eq!(
+        text_of(by_id(&document, "chart-sessions-title").unwrap()),
+        "Sessions per minute"
+    );
+    assert_eq!(
+        table(&document, "table-activity"),
+        vec![vec!["2026-03-10 09:00", "1", "4", "3", "1"]]
+    );
+    for chart in ["chart-sessions", "chart-turns", "chart-turns-per-session"] {
+        let drawn = bars(&document, chart);
+        assert_eq!(drawn.len(), 1, "{chart}: {drawn:?}");
+        assert!(
+            drawn[0].0 >= 40.0 && drawn[0].1 > 100.0,
+            "{chart}: {drawn:?}"
+        );
+    }
+    // The roles chart's three legend swatches, and two bars (H-User, A-User) stacked.
+    let roles = bars(&document, "chart-roles");
+    assert_eq!(roles.len(), 5, "{roles:?}");
+    assert!(
+        roles
+            .iter()
+            .all(|(width, height)| *width > 0.0 && *height > 0.0)
+    );
+}
+
+#[test]
+fn time_charts_take_the_unit_their_span_asks_for() {
+    for (span, unit, periods, sessions) in common::activity_spans() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        common::ingest_documents(&store, &sessions);
+        let page = page(&store, &[]);
+        let document = parse(&page);
+        no_negative_rectangles(&document);
+        let (shown, width) = unit_of(&document);
+        assert_eq!(shown, unit, "{span}");
+        for (chart, what) in [("chart-sessions", "Sessions"), ("chart-turns", "Turns")] {
+            let title = text_of(by_id(&document, &format!("{chart}-title")).unwrap());
+            assert_eq!(title, format!("{what} per {unit}"), "{span}");
+        }
+        // The numbers are report-activity's in periods of that unit.
+        let sums = sums(&rows(&store, "report-activity", &[width]));
+        let expected: Vec<Vec<String>> = sums
+            .days
+            .iter()
+            .map(|(period, (sessions, counts))| {
+                let mut row = vec![period.clone(), sessions.len().to_string()];
+                row.extend(counts.iter().map(ToString::to_string));
+                row
+            })
+            .collect();
+        let activity = table(&document, "table-activity");
+        assert_eq!(activity, expected, "{span}");
+        // A bar for each period with turns, none for the quiet ones between, each of
+        // them wide enough to see, on an axis of every period of the span.
+        for chart in ["chart-sessions", "chart-turns"] {
+            let drawn = bars(&document, chart);
+            assert_eq!(drawn.len(), activity.len(), "{span} {chart}");
+            assert!(
+                drawn
+                    .iter()
+                    .all(|(width, height)| *width >= 4.0 && *height > 0.0),
+                "{span} {chart}: {drawn:?}"
+            );
+        }
+        let description = text_of(by_id(&document, "chart-sessions-desc").unwrap());
+        assert!(
+            description.contains(&format!("the {periods} periods of one {unit} from")),
+            "{span}: {description}"
+        );
+    }
+}
+
+#[test]
+fn every_session_counts_those_without_turns_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let mut sessions: Vec<Value> = (0..6)
+        .map(|at| {
+            let times = [
+                format!("2026-03-1{at}T09:00:00Z"),
+                format!("2026-03-1{at}T09:05:00Z"),
+            ];
+            common::history_at(&format!("with-{at}"), &[&times[0], &times[1]])
+        })
+        .collect();
+    sessions.push(common::history_at("without", &[]));
+    common::ingest_documents(&store, &sessions);
+
+    let info = ihigraph(&store).arg("info").output().unwrap();
+    assert!(String::from_utf8_lossy(&info.stdout).contains("sessions:     7"));
+    let listed = ihigraph(&store)
+        .args(["sessions", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 8);
+
+    let document_text = page(&store, &[]);
+    let document = parse(&document_text);
+    assert_eq!(text_of(by_id(&document, "total-sessions").unwrap()), "7");
+    assert_eq!(text_of(by_id(&document, "total-turns").unwrap()), "12");
+    assert_eq!(
+        table(&document, "table-turns-per-session"),
+        vec![vec!["0", "1"], vec!["1", "0"], vec!["2", "6"]]
+    );
+    // report-activity gives the session without turns a row of its own.
+    let activity = rows(&store, "report-activity", &[]);
+    assert_eq!(
+        activity.iter().find(|row| row[0] == "without"),
+        Some(
+            &["without", "", "", "0", "0", "0", "", ""]
+                .map(str::to_owned)
+                .to_vec()
+        )
+    );
+    // Narrowed to it, the report counts it alone; in a time window, only sessions with
+    // a turn in it count.
+    let alone = parse(&page(&store, &["--session", "without"]))
+        .descendants()
+        .find(|node| node.attribute("id") == Some("total-sessions"))
+        .map(text_of);
+    assert_eq!(alone.as_deref(), Some("1"));
+    let window = page(&store, &["--since", "2026-03-10", "--until", "2026-03-12"]);
+    assert!(window.contains("<dd id=\"total-sessions\">2</dd>"));
 }

@@ -2,7 +2,10 @@
 //! Chrome DevTools Protocol. The page must load with no console message of level error
 //! or warning, no exception, nothing fetched but the page itself (its resource timings,
 //! and the protocol's request events where they arrive), every chart drawn at a
-//! non-zero size, and a screenshot is kept (`target/test-artifacts/report.png`).
+//! non-zero size, and a screenshot is kept (`target/test-artifacts/report.png`). Pages
+//! of activity that spans one hour, one day, a month and two years draw at least one
+//! bar of positive size in every chart, with the same silence in the console
+//! (`target/test-artifacts/report-SPAN.png`).
 //!
 //! Chromium is found at `IHIGRAPH_CHROMIUM` or `/usr/bin/chromium` (`.ci/bootstrap`
 //! installs it). Without it the test fails, unless `IHIGRAPH_SKIP_BROWSER=1` says to
@@ -68,20 +71,7 @@ fn the_report_renders_in_chromium_without_errors_or_requests() {
     let browser = launch(path, profile.path());
     let tab = browser.new_tab().unwrap();
     let (problems, requests) = listen(&tab);
-    let url = format!("file://{}", page.display());
-    tab.navigate_to(&url).unwrap();
-    // Loaded when the document says so (Chromium 156 no longer sends the frame events
-    // headless_chrome's wait_until_navigated waits for on file: pages).
-    let loaded = (0..300).any(|_| {
-        std::thread::sleep(Duration::from_millis(100));
-        tab.evaluate("document.readyState === 'complete' && location.href", false)
-            .ok()
-            .and_then(|result| result.value)
-            .is_some_and(|value| value.as_str() == Some(url.as_str()))
-    });
-    assert!(loaded, "{url} did not load in 30 s");
-    // Give late loads, if any, the time to show.
-    std::thread::sleep(Duration::from_millis(500));
+    let url = open(&tab, &page);
 
     let sizes: Vec<(String, f64, f64)> = json(
         &tab,
@@ -110,25 +100,9 @@ fn the_report_renders_in_chromium_without_errors_or_requests() {
         "the page made requests besides its own: {requests:?}"
     );
 
-    let problems = problems.lock().unwrap().clone();
-    assert!(problems.is_empty(), "the browser reported: {problems:#?}");
-    // The watch hears the console: a message of our own is the only one it has.
-    tab.evaluate("console.error('ihigraph probe')", false)
-        .unwrap();
-    let watched: Vec<String> = json(&tab, "window.__ihigraphProblems");
-    assert_eq!(
-        watched,
-        vec!["console.error: ihigraph probe".to_owned()],
-        "the page reported more than the probe"
-    );
-
-    let artifacts = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
-    std::fs::create_dir_all(&artifacts).unwrap();
-    let png = tab
-        .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
-        .unwrap();
-    assert!(png.len() > 10_000);
-    std::fs::write(artifacts.join("report.png"), &png).unwrap();
+    every_chart_draws_bars(&tab, "the corpus");
+    silent(&tab, &problems, "the corpus");
+    screenshot(&tab, "report.png");
     // And the page's Content Security Policy stops a fetch, which the watch hears.
     tab.evaluate(
         "const img = document.createElement('img'); img.src = 'https://example.invalid/x.png'; document.body.append(img); 1",
@@ -143,6 +117,141 @@ fn the_report_renders_in_chromium_without_errors_or_requests() {
             .any(|problem| problem.starts_with("CSP violation: img-src https://example.invalid")),
         "{watched:?}"
     );
+}
+
+#[test]
+fn time_charts_draw_bars_in_chromium_for_every_span() {
+    let Some(path) = chromium() else {
+        return;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(path, profile.path());
+    for (span, unit, periods, sessions) in common::activity_spans() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        common::ingest_documents(&store, &sessions);
+        let page = dir.path().join("report.html");
+        ihigraph(&store)
+            .arg("report")
+            .arg("--out")
+            .arg(&page)
+            .assert()
+            .success();
+        let tab = browser.new_tab().unwrap();
+        let (problems, _) = listen(&tab);
+        open(&tab, &page);
+        let charts = every_chart_draws_bars(&tab, span);
+        assert_eq!(charts, 6, "{span}: every chart has data");
+        let title: String = json(
+            &tab,
+            "document.querySelector('#chart-sessions-title').textContent",
+        );
+        assert_eq!(title, format!("Sessions per {unit}"), "{span}");
+        // The axis has a place for every period, the quiet ones too.
+        let description: String = json(
+            &tab,
+            "document.querySelector('#chart-sessions-desc').textContent",
+        );
+        assert!(
+            description.contains(&format!("the {periods} periods of one {unit}")),
+            "{span}: {description}"
+        );
+        silent(&tab, &problems, span);
+        screenshot(&tab, &format!("report-{}.png", span.replace(' ', "-")));
+        tab.close(true).unwrap();
+    }
+}
+
+/// Opens a page in the tab and waits until it has loaded; its URL.
+fn open(tab: &Tab, page: &Path) -> String {
+    let url = format!("file://{}", page.display());
+    tab.navigate_to(&url).unwrap();
+    // Loaded when the document says so (Chromium 156 no longer sends the frame events
+    // headless_chrome's wait_until_navigated waits for on file: pages).
+    let loaded = (0..300).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        tab.evaluate("document.readyState === 'complete' && location.href", false)
+            .ok()
+            .and_then(|result| result.value)
+            .is_some_and(|value| value.as_str() == Some(url.as_str()))
+    });
+    assert!(loaded, "{url} did not load in 30 s");
+    // Give late loads, if any, the time to show.
+    std::thread::sleep(Duration::from_millis(500));
+    url
+}
+
+/// Each chart's rectangles as the browser lays them out: (chart, [(fill, width, height,
+/// width attribute, height attribute)]).
+type Rectangles = Vec<(String, Vec<(String, f64, f64, String, String)>)>;
+
+/// The report's series colours (blue, orange, grey, red), as plotters writes them.
+const SERIES_FILLS: [&str; 4] = ["#1F6FB4", "#E68A00", "#6B6B6B", "#C01C28"];
+
+/// Every chart in the page has at least one bar the browser draws at a positive width
+/// and height, beyond its legend's swatches, and no rectangle has a negative size (the
+/// browser's console reports those as errors, and draws nothing); how many charts.
+fn every_chart_draws_bars(tab: &Tab, what: &str) -> usize {
+    let charts: Rectangles = json(
+        tab,
+        "Array.from(document.querySelectorAll('svg')).map(svg => [svg.getAttribute('aria-labelledby').split(' ')[0].replace(/-title$/, ''), Array.from(svg.querySelectorAll('rect')).map(rect => { const box = rect.getBBox(); return [(rect.getAttribute('fill') || '').toUpperCase(), box.width, box.height, rect.getAttribute('width') || '0', rect.getAttribute('height') || '0']; })])",
+    );
+    for (chart, rectangles) in &charts {
+        for (_, _, _, width, height) in rectangles {
+            let (width, height): (f64, f64) = (width.parse().unwrap(), height.parse().unwrap());
+            assert!(
+                width >= 0.0 && height >= 0.0,
+                "{what} {chart}: a rect of {width} x {height}"
+            );
+        }
+        let drawn = rectangles
+            .iter()
+            .filter(|(fill, width, height, _, _)| {
+                SERIES_FILLS.contains(&fill.as_str()) && *width > 0.0 && *height > 0.0
+            })
+            .count();
+        let swatches = match chart.as_str() {
+            "chart-roles" => 3,
+            "chart-tools" => 2,
+            _ => 0,
+        };
+        assert!(
+            drawn > swatches,
+            "{what} {chart}: {drawn} coloured rectangles, {swatches} of them the legend's"
+        );
+    }
+    charts.len()
+}
+
+/// Nothing in the console: no error or warning heard over the protocol or by the
+/// watch in the page, which does hear a message of our own.
+fn silent(tab: &Tab, problems: &Heard, what: &str) {
+    let problems = problems.lock().unwrap().clone();
+    assert!(
+        problems.is_empty(),
+        "{what}: the browser reported: {problems:#?}"
+    );
+    tab.evaluate("console.error('ihigraph probe')", false)
+        .unwrap();
+    let watched: Vec<String> = json(tab, "window.__ihigraphProblems");
+    assert_eq!(
+        watched,
+        vec!["console.error: ihigraph probe".to_owned()],
+        "{what}: the page reported more than the probe"
+    );
+    tab.evaluate("window.__ihigraphProblems = []; 1", false)
+        .unwrap();
+}
+
+/// A screenshot of the whole page, kept in `target/test-artifacts`.
+fn screenshot(tab: &Tab, name: &str) {
+    let artifacts = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let png = tab
+        .capture_screenshot(Page::CaptureScreenshotFormatOption::Png, None, None, true)
+        .unwrap();
+    assert!(png.len() > 10_000);
+    std::fs::write(artifacts.join(name), &png).unwrap();
 }
 
 /// A report of the examples and a generated corpus, written into `dir`.

@@ -555,14 +555,35 @@ pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
     scope: SessionScope::Store,
 };
 
-/// `report-activity`: per session, day and role, the turns, tool calls, failures, and
-/// first and last turn: the report's totals, days, roles and session figures are sums of
-/// its rows.
+/// `report-activity`: per session, period and role, the turns, tool calls, failures, and
+/// first and last turn, and a row for each session without turns: the report's totals,
+/// activity and roles over time and session figures are sums of its rows.
 pub const REPORT_ACTIVITY: CannedQuery = CannedQuery {
     name: "report-activity",
-    summary: "per session, day (UTC) and role: turns, tool calls, failed tool calls, first and last turn",
-    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    summary: "per session, period (UTC; a day unless width says otherwise) and role: turns, tool calls, failed tool calls, first and last turn",
+    parameters: &[
+        TURNS_SINCE,
+        TURNS_UNTIL,
+        Parameter {
+            name: "width",
+            variable: Some("width"),
+            kind: ParameterKind::Count,
+            required: false,
+            default: Some("10"),
+            help: "characters of a turn's UTC time that name its period: 16 a minute, 13 an hour, 10 a day, 7 a month, 4 a year",
+        },
+    ],
     sparql: include_str!("../../queries/report-activity.rq"),
+    scope: SessionScope::Store,
+};
+
+/// `report-span`: the first and last time of the turns, from which the report takes the
+/// unit of its time charts.
+pub const REPORT_SPAN: CannedQuery = CannedQuery {
+    name: "report-span",
+    summary: "the first and last absolute time of the turns, and how many turns have one",
+    parameters: &[TURNS_SINCE, TURNS_UNTIL],
+    sparql: include_str!("../../queries/report-span.rq"),
     scope: SessionScope::Store,
 };
 
@@ -638,6 +659,7 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     DESIGN_RECENT_TURNS,
     DESIGN_TOOL_INVOCATIONS,
     REPORT_ACTIVITY,
+    REPORT_SPAN,
     REPORT_TOOLS,
     REPORT_TURN_TIMES,
     REPORT_FAILING_ARGUMENTS,

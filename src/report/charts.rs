@@ -2,14 +2,56 @@
 //! with a title and a description for screen readers (the page gives each a table too).
 
 use super::text::cut;
-use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
-use plotters::coord::types::{RangedCoordf64, RangedCoordusize};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::RGBColor;
+use std::ops::Range;
 
 /// How long a category's label on the axis may be (the table beside the chart gives it
 /// whole).
 const LABEL_CHARS: usize = 14;
+
+/// The widest a bar is drawn, in pixels.
+const MAX_BAR: u32 = 80;
+
+/// The most categories labelled on the x axis; with more, every second, third... is.
+const X_LABELS: usize = 12;
+
+/// The x axis: `count` categories side by side, category `at` in the slot from `at` to
+/// `at + 1`, labelled at its middle (every `step`-th of them). Plotters' own axis for
+/// categories, its segmented coordinates, maps every value of a range of one category to
+/// one point, which drew the lone category's bar with no width (and a negative one, less
+/// its margins); this axis is linear for any number of categories from one.
+struct Slots {
+    count: usize,
+    step: usize,
+}
+
+impl Ranged for Slots {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let share = value / self.count.max(1) as f64;
+        limit.0 + (share * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            // Light mesh lines: none between categories.
+            return Vec::new();
+        }
+        (0..self.count)
+            .step_by(self.step.max(1))
+            .map(|at| at as f64 + 0.5)
+            .collect()
+    }
+
+    fn range(&self) -> Range<f64> {
+        0.0..self.count as f64
+    }
+}
 
 /// The width and height every chart is drawn at; the page scales it to its column.
 const SIZE: (u32, u32) = (960, 380);
@@ -73,26 +115,32 @@ pub fn bar_chart(chart: &BarChart<'_>) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let x_axis = Slots {
+            count,
+            step: count.div_ceil(X_LABELS),
+        };
         let mut plot = ChartBuilder::on(&root)
             .caption(chart.title, ("sans-serif", 22))
             .margin(12)
             .x_label_area_size(56)
             .y_label_area_size(72)
-            // A discrete range holds both its ends: `0..count - 1` is `count` slots.
-            .build_cartesian_2d((0..count - 1).into_segmented(), 0.0..top)
+            .build_cartesian_2d(x_axis, 0.0..top)
             .map_err(|e| e.to_string())?;
         let categories = chart.categories;
-        let label = |value: &SegmentValue<usize>| match value {
-            SegmentValue::CenterOf(at) | SegmentValue::Exact(at) => categories
-                .get(*at)
+        let label = |value: &f64| {
+            // Key points sit at slot middles, so the slot is the value's whole part.
+            let at = value.floor();
+            if at < 0.0 {
+                return String::new();
+            }
+            categories
+                .get(at as usize)
                 .map(|name| cut(name, LABEL_CHARS))
-                .unwrap_or_default(),
-            SegmentValue::Last => String::new(),
+                .unwrap_or_default()
         };
         plot.configure_mesh()
             .disable_x_mesh()
             .light_line_style(TRANSPARENT)
-            .x_labels(count.min(12))
             .x_label_formatter(&label)
             .y_labels(((top.floor() as usize) + 1).clamp(2, 11))
             .y_label_formatter(&|value| integer_or_short(*value))
@@ -119,15 +167,22 @@ pub fn bar_chart(chart: &BarChart<'_>) -> Result<String, String> {
 
 /// The series' bars, stacked, each named in the legend.
 fn draw_series<DB: DrawingBackend>(
-    plot: &mut ChartContext<'_, DB, Cartesian2d<SegmentedCoord<RangedCoordusize>, RangedCoordf64>>,
+    plot: &mut ChartContext<'_, DB, Cartesian2d<Slots, RangedCoordf64>>,
     series: &[Series],
     count: usize,
 ) -> Result<(), String> {
     let mut base = vec![0.0; count];
-    let gap = if count <= 40 { 4 } else { 0 };
+    // A gap of 4 pixels each side, less in narrow slots (a bar keeps at least half its
+    // slot), more in wide ones (a lone bar is a bar, not a filled plot).
+    let slot = plot.plotting_area().dim_in_pixel().0 / u32::try_from(count).unwrap_or(u32::MAX);
+    let gap = if slot > MAX_BAR + 8 {
+        (slot - MAX_BAR) / 2
+    } else {
+        (slot / 4).min(4)
+    };
     for series in series {
         let color = series.color;
-        let bars: Vec<Rectangle<(SegmentValue<usize>, f64)>> = (0..count)
+        let bars: Vec<Rectangle<(f64, f64)>> = (0..count)
             .filter_map(|at| {
                 let value = series.values.get(at).copied().unwrap_or(0.0);
                 if value <= 0.0 {
@@ -136,10 +191,7 @@ fn draw_series<DB: DrawingBackend>(
                 let bottom = base[at];
                 base[at] += value;
                 let mut bar = Rectangle::new(
-                    [
-                        (SegmentValue::Exact(at), bottom),
-                        (SegmentValue::Exact(at + 1), bottom + value),
-                    ],
+                    [(at as f64, bottom), ((at + 1) as f64, bottom + value)],
                     color.filled(),
                 );
                 bar.set_margin(0, 0, gap, gap);

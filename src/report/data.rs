@@ -1,11 +1,12 @@
 //! What the report shows, read from the canned queries' rows: every number of the page
 //! is a value of one of them or a sum of its rows (`report-activity` gives one row per
-//! session, day and role; the histograms count rows into bins).
+//! session, period and role; the histograms count rows into bins).
 
+use super::period::{Civil, TimeUnit};
 use super::{ReportError, ReportOptions};
 use crate::query::{
     Arguments, CannedQuery, RECENT_TURNS, REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY,
-    REPORT_TOOLS, REPORT_TURN_TIMES,
+    REPORT_SPAN, REPORT_TOOLS, REPORT_TURN_TIMES,
 };
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::{NamedNode, Term};
@@ -22,7 +23,8 @@ pub const RECENT: u64 = 3;
 /// The totals at the top of the page.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Totals {
-    /// Sessions (with a turn in the time, when one is given).
+    /// Sessions: every one, those without turns too; only those with a turn in the
+    /// time, when one is given.
     pub sessions: u64,
     /// Turns.
     pub turns: u64,
@@ -34,12 +36,14 @@ pub struct Totals {
     pub memory_items: u64,
 }
 
-/// One day of activity.
+/// One period of activity (a minute, hour, day, week, month or run of years).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Day {
-    /// `YYYY-MM-DD`, UTC.
-    pub day: String,
-    /// Sessions with a turn that day.
+pub struct Period {
+    /// Its label in full, UTC (`2026-01-02 10:00` for an hour: [`TimeUnit::label`]).
+    pub label: String,
+    /// Its label on a chart's axis, short (`10:00`).
+    pub axis_label: String,
+    /// Sessions with a turn in it.
     pub sessions: u64,
     /// Turns.
     pub turns: u64,
@@ -47,6 +51,32 @@ pub struct Day {
     pub tool_calls: u64,
     /// Failed tool calls.
     pub failed_tool_calls: u64,
+    /// Turns by role (`A-User`, `H-User`, `BKN`).
+    pub roles: BTreeMap<String, u64>,
+}
+
+/// Activity over time, in periods of one unit chosen from its span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timeline {
+    /// The periods' unit: the finest in which the turns' span takes at most
+    /// [`MAX_PERIODS`](super::MAX_PERIODS) periods.
+    pub unit: TimeUnit,
+    /// Every period from the first turn's to the last's, the empty ones too, oldest
+    /// first; none when no turn has an absolute time.
+    pub periods: Vec<Period>,
+    /// The day (`YYYY-MM-DD`) every period is in, when they are minutes or hours of
+    /// one day: their axis labels leave it out.
+    pub day: Option<String>,
+}
+
+impl Default for Timeline {
+    fn default() -> Self {
+        Self {
+            unit: TimeUnit::Day,
+            periods: Vec::new(),
+            day: None,
+        }
+    }
 }
 
 /// A session's figures.
@@ -114,10 +144,8 @@ pub struct RecentTurn {
 pub struct ReportData {
     /// The totals.
     pub totals: Totals,
-    /// Activity by day, oldest first.
-    pub days: Vec<Day>,
-    /// Turns by day and role: (day, role, turns).
-    pub roles: Vec<(String, String, u64)>,
+    /// Activity over time.
+    pub timeline: Timeline,
     /// Every session's figures, most failed calls first.
     pub sessions: Vec<SessionStats>,
     /// Every tool's figures, most used first.
@@ -151,17 +179,25 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
             .collect::<Result<Vec<_>, _>>()
             .map_err(StoreError::QueryEvaluation)?)
     };
+    // The span first: the time charts' unit says how finely report-activity cuts time,
+    // so that its rows are no more than the charts need.
+    let unit = unit_of_span(&run(&REPORT_SPAN, window(options))?);
     // The queries are independent: they run side by side, one thread per core (more
     // would hold more answers in memory at once and end no sooner), the longest first.
     let queries = [
-        &REPORT_ACTIVITY,
-        &REPORT_TURN_TIMES,
-        &REPORT_TOOLS,
-        &REPORT_FAILING_ARGUMENTS,
-        &REPORT_MEMORY,
+        (
+            &REPORT_ACTIVITY,
+            window(options).count("width", unit.width()),
+        ),
+        (&REPORT_TURN_TIMES, window(options)),
+        (&REPORT_TOOLS, window(options)),
+        (&REPORT_FAILING_ARGUMENTS, window(options)),
+        (&REPORT_MEMORY, window(options)),
     ];
     let mut answers = store
-        .side_by_side(&queries, |_, query| run(query, window(options)))
+        .side_by_side(&queries, |_, (query, arguments)| {
+            run(query, arguments.clone())
+        })
         .into_iter();
     let mut next = || answers.next().unwrap_or_else(|| Ok(Vec::new()));
     let activity: Vec<Activity> = next()?.iter().map(Activity::of_row).collect();
@@ -172,18 +208,32 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         ..ReportData::default()
     };
     let memory = next()?;
-    data.days = days(&activity);
-    data.roles = roles(&activity);
+    data.timeline = timeline(&activity, unit);
     data.sessions = sessions(&activity);
     data.totals = totals(&data.sessions, &memory);
     data.worst = worst(&data.sessions, &run)?;
     Ok(data)
 }
 
-/// A row of `report-activity`: one session's turns of one day and role.
+/// The time charts' unit from the `report-span` row; minutes when no turn has an
+/// absolute time (there are no time charts then) or one is beyond the year 9999 (the
+/// timeline then takes the unit its periods need).
+fn unit_of_span(rows: &[QuerySolution]) -> TimeUnit {
+    let time = |variable| {
+        let lexical = text(rows.first()?, variable)?;
+        Civil::of(DateTime::from_str(&lexical).ok()?)
+    };
+    match (time("firstTurn"), time("lastTurn")) {
+        (Some(first), Some(last)) => TimeUnit::for_span(first, last, TimeUnit::Minute),
+        _ => TimeUnit::Minute,
+    }
+}
+
+/// A row of `report-activity`: one session's turns of one period and role, or a
+/// session without turns.
 struct Activity {
     session: String,
-    day: Option<String>,
+    period: Option<String>,
     role: String,
     turns: u64,
     tool_calls: u64,
@@ -200,7 +250,7 @@ impl Activity {
         };
         Self {
             session: text(row, "session").unwrap_or_default(),
-            day: text(row, "day"),
+            period: text(row, "period"),
             role: text(row, "role").unwrap_or_default(),
             turns: number(row, "turns"),
             tool_calls: number(row, "toolCalls"),
@@ -223,46 +273,62 @@ fn totals(sessions: &[SessionStats], memory: &[QuerySolution]) -> Totals {
     }
 }
 
-/// Activity by day, oldest first (turns without an absolute time have no day).
-fn days(activity: &[Activity]) -> Vec<Day> {
-    let mut days: BTreeMap<&str, (BTreeSet<&str>, Day)> = BTreeMap::new();
-    for row in activity {
-        let Some(day) = &row.day else { continue };
-        let (sessions, sums) = days.entry(day).or_insert_with(|| {
-            let sums = Day {
-                day: day.clone(),
+/// Activity in periods of `asked`, or of a coarser unit if the store changed after
+/// `report-span` and its periods no longer fit (turns without an absolute time are in
+/// none).
+fn timeline(activity: &[Activity], asked: TimeUnit) -> Timeline {
+    let rows: Vec<(Civil, &Activity)> = activity
+        .iter()
+        .filter_map(|row| Some((Civil::of_prefix(row.period.as_deref()?)?, row)))
+        .collect();
+    let times = rows.iter().map(|(time, _)| *time);
+    let (Some(first), Some(last)) = (times.clone().min(), times.max()) else {
+        return Timeline {
+            unit: asked,
+            ..Timeline::default()
+        };
+    };
+    let unit = TimeUnit::for_span(first, last, asked);
+    let (from, to) = (unit.index(first), unit.index(last));
+    let day = unit
+        .day_of(from)
+        .filter(|day| unit != TimeUnit::Day && unit.day_of(to) == Some(*day));
+    let mut periods: Vec<(BTreeSet<&str>, Period)> = (from..=to)
+        .map(|index| {
+            let period = Period {
+                label: unit.label(index),
+                axis_label: unit.axis_label(index, day.is_none()),
                 sessions: 0,
                 turns: 0,
                 tool_calls: 0,
                 failed_tool_calls: 0,
+                roles: BTreeMap::new(),
             };
-            (BTreeSet::new(), sums)
-        });
+            (BTreeSet::new(), period)
+        })
+        .collect();
+    for (time, row) in rows {
+        let at = usize::try_from(unit.index(time) - from).ok();
+        let Some((sessions, sums)) = at.and_then(|at| periods.get_mut(at)) else {
+            continue;
+        };
         sessions.insert(&row.session);
         sums.turns += row.turns;
         sums.tool_calls += row.tool_calls;
         sums.failed_tool_calls += row.failed_tool_calls;
+        *sums.roles.entry(row.role.clone()).or_default() += row.turns;
     }
-    days.into_values()
-        .map(|(sessions, day)| Day {
-            sessions: sessions.len() as u64,
-            ..day
-        })
-        .collect()
-}
-
-/// Turns by day and role.
-fn roles(activity: &[Activity]) -> Vec<(String, String, u64)> {
-    let mut roles: BTreeMap<(&str, &str), u64> = BTreeMap::new();
-    for row in activity {
-        if let Some(day) = &row.day {
-            *roles.entry((day, &row.role)).or_default() += row.turns;
-        }
+    Timeline {
+        unit,
+        periods: periods
+            .into_iter()
+            .map(|(sessions, period)| Period {
+                sessions: sessions.len() as u64,
+                ..period
+            })
+            .collect(),
+        day: day.map(super::period::date),
     }
-    roles
-        .into_iter()
-        .map(|((day, role), turns)| (day.to_owned(), role.to_owned(), turns))
-        .collect()
 }
 
 /// Every session's figures, most failed calls first, then most calls, then by id.

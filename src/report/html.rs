@@ -4,11 +4,13 @@
 //! its chart.
 
 use super::charts::{BLUE, BarChart, GREY, ORANGE, RED, Series, bar_chart};
-use super::data::{ReportData, SessionStats};
+use super::data::{Period, ReportData, SessionStats, Timeline};
+use super::period::TimeUnit;
 use super::text::{cut, escape};
 use super::{ReportError, ReportOptions};
 use crate::query::CannedQuery;
 use oxsdatatypes::DateTime;
+use plotters::style::RGBColor;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -123,70 +125,60 @@ fn totals(html: &mut String, data: &ReportData) {
 }
 
 fn activity(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
-    html.push_str("<section id=\"activity\">\n<h2>Sessions and turns over time</h2>\n");
-    if data.days.is_empty() {
+    let timeline = &data.timeline;
+    let unit = timeline.unit.name();
+    let _ = writeln!(
+        html,
+        "<section id=\"activity\" data-unit=\"{}\">\n<h2>Sessions and turns over time</h2>",
+        escape(&unit)
+    );
+    if timeline.periods.is_empty() {
         empty(html, "No turns with an absolute time in this report.");
     } else {
-        let days: Vec<String> = data.days.iter().map(|day| day.day.clone()).collect();
-        let column = |values: Vec<f64>, name: &str, color| Series {
-            name: name.to_owned(),
-            values,
-            color,
+        let span = span_description(timeline);
+        let values = |value: fn(&Period) -> u64| -> Vec<f64> {
+            timeline.periods.iter().map(|p| value(p) as f64).collect()
         };
-        chart(
+        time_chart(
             html,
-            &BarChart {
+            timeline,
+            &TimeChart {
                 id: "chart-sessions",
-                title: "Sessions per day",
-                description: &format!(
-                    "Sessions with a turn on each of {} days (UTC); the table below gives every value.",
-                    days.len()
-                ),
-                x_label: "day (UTC)",
+                title: &format!("Sessions per {unit}"),
+                description: &format!("Sessions with a turn in each of {span}"),
                 y_label: "sessions",
-                categories: &days,
-                series: vec![column(
-                    data.days.iter().map(|day| day.sessions as f64).collect(),
-                    "sessions",
-                    BLUE,
-                )],
+                series: vec![one_series("sessions", values(|p| p.sessions), BLUE)],
             },
         )?;
-        chart(
+        time_chart(
             html,
-            &BarChart {
+            timeline,
+            &TimeChart {
                 id: "chart-turns",
-                title: "Turns per day",
-                description: "Turns taken each day (UTC); the table below gives every value.",
-                x_label: "day (UTC)",
+                title: &format!("Turns per {unit}"),
+                description: &format!("Turns taken in each of {span}"),
                 y_label: "turns",
-                categories: &days,
-                series: vec![column(
-                    data.days.iter().map(|day| day.turns as f64).collect(),
-                    "turns",
-                    ORANGE,
-                )],
+                series: vec![one_series("turns", values(|p| p.turns), ORANGE)],
             },
         )?;
-        let rows: Vec<Vec<String>> = data
-            .days
-            .iter()
-            .map(|day| {
+        let rows: Vec<Vec<String>> = with_turns(timeline)
+            .map(|period| {
                 vec![
-                    day.day.clone(),
-                    day.sessions.to_string(),
-                    day.turns.to_string(),
-                    day.tool_calls.to_string(),
-                    day.failed_tool_calls.to_string(),
+                    period.label.clone(),
+                    period.sessions.to_string(),
+                    period.turns.to_string(),
+                    period.tool_calls.to_string(),
+                    period.failed_tool_calls.to_string(),
                 ]
             })
             .collect();
+        let first = format!("{unit} (UTC)");
         table(
             html,
             "table-activity",
-            "Activity by day",
+            &format!("Activity by {unit}"),
             &[
-                "day",
+                &first,
                 "sessions",
                 "turns",
                 "tool calls",
@@ -195,16 +187,98 @@ fn activity(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
             &rows,
         );
     }
-    query_note(html, &[&crate::query::REPORT_ACTIVITY]);
+    query_note(
+        html,
+        &[&crate::query::REPORT_SPAN, &crate::query::REPORT_ACTIVITY],
+    );
     html.push_str("</section>\n");
     Ok(())
+}
+
+fn one_series(name: &str, values: Vec<f64>, color: RGBColor) -> Series {
+    Series {
+        name: name.to_owned(),
+        values,
+        color,
+    }
+}
+
+/// A chart over the timeline's periods.
+struct TimeChart<'a> {
+    id: &'a str,
+    title: &'a str,
+    /// What the bars show, without the end that names the table.
+    description: &'a str,
+    y_label: &'a str,
+    series: Vec<Series>,
+}
+
+/// A chart with one bar (or stack) per period of the timeline, quiet periods too.
+fn time_chart(
+    html: &mut String,
+    timeline: &Timeline,
+    time_chart: &TimeChart<'_>,
+) -> Result<(), ReportError> {
+    let labels: Vec<String> = timeline
+        .periods
+        .iter()
+        .map(|period| period.axis_label.clone())
+        .collect();
+    chart(
+        html,
+        &BarChart {
+            id: time_chart.id,
+            title: time_chart.title,
+            description: &format!(
+                "{}; the table below gives every {} with turns.",
+                time_chart.description,
+                timeline.unit.name()
+            ),
+            x_label: &axis_description(timeline),
+            y_label: time_chart.y_label,
+            categories: &labels,
+            series: time_chart.series.clone(),
+        },
+    )
+}
+
+/// The periods with turns, for the tables (the charts show the quiet ones too).
+fn with_turns(timeline: &Timeline) -> impl Iterator<Item = &Period> {
+    timeline.periods.iter().filter(|period| period.turns > 0)
+}
+
+/// The time axis's description: its unit, and the day when every period is on one.
+fn axis_description(timeline: &Timeline) -> String {
+    let unit = match timeline.unit {
+        TimeUnit::Week => "ISO week".to_owned(),
+        unit => unit.name(),
+    };
+    match &timeline.day {
+        Some(day) => format!("{unit} (UTC) of {day}"),
+        None => format!("{unit} (UTC)"),
+    }
+}
+
+/// What a time chart's bars cover, for its description.
+fn span_description(timeline: &Timeline) -> String {
+    let unit = timeline.unit.name();
+    match (timeline.periods.as_slice(), timeline.periods.last()) {
+        ([only], _) => format!("the {unit} {} (UTC)", only.label),
+        ([first, ..], Some(last)) => format!(
+            "the {} periods of one {unit} from {} to {} (UTC)",
+            timeline.periods.len(),
+            first.label,
+            last.label
+        ),
+        _ => String::new(),
+    }
 }
 
 fn turns_per_session(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     html.push_str("<section id=\"turns-per-session\">\n<h2>Turns per session</h2>\n");
     let counts: Vec<u64> = data.sessions.iter().map(|session| session.turns).collect();
     if counts.is_empty() {
-        empty(html, "No sessions with turns in this report.");
+        empty(html, "No sessions in this report.");
     } else {
         let bins = bins(&counts);
         let labels: Vec<String> = bins.iter().map(|(label, _)| label.clone()).collect();
@@ -311,51 +385,52 @@ const ROLES: [&str; 3] = ["H-User", "A-User", "BKN"];
 
 fn roles(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     html.push_str("<section id=\"roles\">\n<h2>Who prompts: roles over time</h2>\n");
-    let mut by_day: BTreeMap<&str, [u64; 3]> = BTreeMap::new();
-    for (day, role, turns) in &data.roles {
-        if let Some(at) = ROLES.iter().position(|known| known == role) {
-            by_day.entry(day.as_str()).or_default()[at] += turns;
-        }
-    }
-    if by_day.is_empty() {
+    let timeline = &data.timeline;
+    if timeline.periods.is_empty() {
         empty(html, "No turns with an absolute time in this report.");
     } else {
-        let days: Vec<String> = by_day.keys().map(|day| (*day).to_owned()).collect();
+        let unit = timeline.unit.name();
+        let turns = |period: &Period, role: &str| period.roles.get(role).copied().unwrap_or(0);
         let series = ROLES
             .iter()
             .zip([BLUE, ORANGE, GREY])
-            .enumerate()
-            .map(|(at, (role, color))| Series {
+            .map(|(role, color)| Series {
                 name: format!("{role} turns"),
-                values: by_day.values().map(|turns| turns[at] as f64).collect(),
+                values: timeline
+                    .periods
+                    .iter()
+                    .map(|period| turns(period, role) as f64)
+                    .collect(),
                 color,
             })
             .collect();
-        chart(
+        time_chart(
             html,
-            &BarChart {
+            timeline,
+            &TimeChart {
                 id: "chart-roles",
-                title: "Turns per day by role (H-User human, A-User agent, BKN model)",
-                description: "Turns taken each day (UTC) by humans (H-User), agents (A-User) and the model (BKN), stacked; the table below gives every value.",
-                x_label: "day (UTC)",
+                title: &format!("Turns per {unit} by role (H-User human, A-User agent, BKN model)"),
+                description: &format!(
+                    "Turns taken in each of {} by humans (H-User), agents (A-User) and the model (BKN), stacked",
+                    span_description(timeline)
+                ),
                 y_label: "turns",
-                categories: &days,
                 series,
             },
         )?;
-        let rows: Vec<Vec<String>> = by_day
-            .iter()
-            .map(|(day, turns)| {
-                let mut row = vec![(*day).to_owned()];
-                row.extend(turns.iter().map(ToString::to_string));
+        let rows: Vec<Vec<String>> = with_turns(timeline)
+            .map(|period| {
+                let mut row = vec![period.label.clone()];
+                row.extend(ROLES.iter().map(|role| turns(period, role).to_string()));
                 row
             })
             .collect();
+        let first = format!("{unit} (UTC)");
         table(
             html,
             "table-roles",
-            "Turns by day and role",
-            &["day", "H-User", "A-User", "BKN"],
+            &format!("Turns by {unit} and role"),
+            &[&first, "H-User", "A-User", "BKN"],
             &rows,
         );
     }
@@ -607,9 +682,11 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / whole as f64)
 }
 
-/// Turns per session in bins of a round width, at most about 20 of them.
+/// Turns per session in bins of a round width, at most about 20 of them; the first
+/// starts at 1 turn unless some session has none.
 fn bins(counts: &[u64]) -> Vec<(String, u64)> {
     let max = counts.iter().copied().max().unwrap_or(0);
+    let least = counts.iter().copied().min().unwrap_or(0).min(1);
     let width = [1_u64, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000]
         .into_iter()
         .find(|width| max / width < 20)
@@ -626,7 +703,7 @@ fn bins(counts: &[u64]) -> Vec<(String, u64)> {
             let label = if width == 1 {
                 low.to_string()
             } else {
-                format!("{}–{}", low.max(1), low + width - 1)
+                format!("{}–{}", low.max(least), low + width - 1)
             };
             (label, bins.get(&bin).copied().unwrap_or(0))
         })

@@ -1,17 +1,21 @@
 //! Analytics you can look at: one self-contained HTML page (inline CSS and SVG, no
 //! script, nothing fetched) of how the agents behave: totals, activity and roles over
-//! time, turns per session, tools and their failures, the time between turns, the
+//! time (in minutes, hours, days, weeks, months or years, as the span of the activity
+//! asks: [`TimeUnit`]), turns per session, tools and their failures, the time between turns, the
 //! sessions with the most failed calls with their recent turns, and the arguments that
 //! fail most. Every number comes from a canned query of `queries/`, named beside it.
 
 mod charts;
 mod data;
 mod html;
+mod period;
 mod text;
 
 pub use data::{
-    Day, FailingArguments, RecentTurn, ReportData, SessionStats, ToolStats, Totals, read,
+    FailingArguments, Period, RecentTurn, ReportData, SessionStats, Timeline, ToolStats, Totals,
+    read,
 };
+pub use period::{MAX_PERIODS, TimeUnit};
 pub use text::escape;
 
 use crate::store::{HistoryStore, StoreError};

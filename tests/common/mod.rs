@@ -140,3 +140,138 @@ pub fn ingest_examples_and_corpus(store: &Path, paths: &[PathBuf], sessions: usi
         .assert()
         .success();
 }
+
+/// The code-review example as session `id` with one turn at each of `times` (RFC 3339,
+/// UTC, whole seconds), its turns taken from the example's in turn: a history whose
+/// activity is exactly where a test wants it. No times give a session without turns.
+pub fn history_at(id: &str, times: &[&str]) -> Value {
+    let mut document = example("code-review-abc.json");
+    let turns: Vec<Value> = document["Turns"].as_array().unwrap().clone();
+    let millis = |time: &str| -> u64 {
+        let time: oxsdatatypes::DateTime = time.parse().unwrap();
+        let epoch: oxsdatatypes::DateTime = "1970-01-01T00:00:00Z".parse().unwrap();
+        let seconds = time.checked_sub(epoch).unwrap().as_seconds().to_string();
+        seconds.parse::<u64>().unwrap() * 1000
+    };
+    let stamp = |name: String, time: &str| {
+        serde_json::json!({
+            "Header": "OSD-STM-V1.5",
+            "SimpleTimeID": name,
+            "SimpleTimeData": [{
+                "FlagsByte": 3,
+                "StartTime": millis(time),
+                "EndTime": millis(time),
+                "AccuracyMode": "single",
+                "AccuracyPlusMinus": 1
+            }]
+        })
+    };
+    document["SessionID"] = Value::from(id);
+    if let Some(first) = times.first() {
+        document["SessionStartTime"] = stamp(format!("{id}-start"), first);
+    }
+    document["Turns"] = times
+        .iter()
+        .enumerate()
+        .map(|(at, time)| {
+            let mut turn = turns[at % turns.len()].clone();
+            turn["TurnIndex"] = Value::from(at);
+            turn["Timestamp"] = stamp(format!("{id}-turn-{at}"), time);
+            turn
+        })
+        .collect();
+    document["TurnCount"] = Value::from(times.len());
+    document
+}
+
+/// Ingests documents into the on-disk store `store`, as JSON Lines on standard input.
+pub fn ingest_documents(store: &Path, documents: &[Value]) {
+    let lines: String = documents
+        .iter()
+        .map(|document| format!("{document}\n"))
+        .collect();
+    ihigraph(store)
+        .args(["ingest", "-"])
+        .write_stdin(lines)
+        .assert()
+        .success();
+}
+
+/// Activity that spans one hour, one day, a month and two years: for each, its name,
+/// the unit the report's time charts take for it, how many periods they have, and its
+/// sessions.
+pub fn activity_spans() -> Vec<(&'static str, &'static str, usize, Vec<Value>)> {
+    let sessions = |day: &str, sessions: &[&[&str]]| -> Vec<Value> {
+        sessions
+            .iter()
+            .enumerate()
+            .map(|(at, times)| {
+                let times: Vec<String> = times
+                    .iter()
+                    .map(|time| match time.len() {
+                        8 => format!("{day}T{time}Z"),
+                        _ => format!("{time}Z"),
+                    })
+                    .collect();
+                let times: Vec<&str> = times.iter().map(String::as_str).collect();
+                history_at(&format!("span-{at}"), &times)
+            })
+            .collect()
+    };
+    vec![
+        (
+            "one hour",
+            "minute",
+            60,
+            sessions(
+                "2026-03-10",
+                &[
+                    &["09:00:00", "09:00:40", "09:01:10", "09:02:00"],
+                    &["09:15:00", "09:15:30", "09:31:00"],
+                    &["09:58:00", "09:59:00"],
+                ],
+            ),
+        ),
+        (
+            "one day",
+            "hour",
+            24,
+            sessions(
+                "2026-03-10",
+                &[
+                    &["00:05:00", "00:06:00", "01:20:00"],
+                    &["09:00:00", "09:00:30", "09:45:00", "13:10:00"],
+                    &["23:40:00", "23:59:59"],
+                ],
+            ),
+        ),
+        (
+            "a month",
+            "day",
+            31,
+            sessions(
+                "",
+                &[
+                    &["2026-03-01T10:00:00", "2026-03-01T10:05:00"],
+                    &["2026-03-09T08:00:00", "2026-03-10T08:00:00"],
+                    &["2026-03-17T12:00:00"],
+                    &["2026-03-31T22:00:00", "2026-03-31T23:00:00"],
+                ],
+            ),
+        ),
+        (
+            "two years",
+            "month",
+            25,
+            sessions(
+                "",
+                &[
+                    &["2024-03-15T08:00:00", "2024-03-15T08:01:00"],
+                    &["2025-01-20T10:00:00", "2025-02-03T10:00:00"],
+                    &["2025-07-04T09:00:00"],
+                    &["2026-03-14T18:00:00", "2026-03-14T18:30:00"],
+                ],
+            ),
+        ),
+    ]
+}

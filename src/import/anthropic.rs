@@ -1313,8 +1313,16 @@ mod tests {
         assert_eq!(lines.len(), 4);
         // Each line keeps its own message members besides its content (the first line's
         // usage, before the last line's took the merged message's place).
-        assert!(lines.iter().all(|line| line["message"].get("content").is_none()));
-        assert!(lines.iter().all(|line| line["message"]["id"] == first["id"]));
+        assert!(
+            lines
+                .iter()
+                .all(|line| line["message"].get("content").is_none())
+        );
+        assert!(
+            lines
+                .iter()
+                .all(|line| line["message"]["id"] == first["id"])
+        );
         assert_eq!(lines[3]["uuid"], "0a1b2c3d-0005-4000-8000-000000000005");
         // Parallel results as two user lines, in file order, in the next prompt.
         let results = turns[1]["PRCPrompt"]["messages"]

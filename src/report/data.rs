@@ -137,6 +137,8 @@ pub struct RecentTurn {
     pub prompt: Option<String>,
     /// The answer's text, if any.
     pub answer: Option<String>,
+    /// Whether it awaits its response (the history's input after its last response).
+    pub awaiting: bool,
 }
 
 /// Everything the page shows.
@@ -424,6 +426,7 @@ fn worst(
                 time: text(row, "time"),
                 prompt: text(row, "promptText"),
                 answer: text(row, "answerText"),
+                awaiting: text(row, "awaiting").as_deref() == Some("true"),
             })
             .collect();
         worst.push((stats.clone(), turns));

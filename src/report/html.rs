@@ -546,7 +546,11 @@ fn session_block(html: &mut String, stats: &SessionStats, turns: &[super::data::
                 turn.role.clone(),
                 turn.time.clone().unwrap_or_default(),
                 cut(turn.prompt.as_deref().unwrap_or(""), TEXT_CHARS),
-                cut(turn.answer.as_deref().unwrap_or(""), TEXT_CHARS),
+                if turn.awaiting {
+                    "(awaits its response)".to_owned()
+                } else {
+                    cut(turn.answer.as_deref().unwrap_or(""), TEXT_CHARS)
+                },
             ]
         })
         .collect();

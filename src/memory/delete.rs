@@ -1,9 +1,9 @@
 //! Deleting a session with everything derived from it, and a receipt that says what went
-//! and proves nothing is left: the session's graph; its fingerprint record; the memory
-//! items derived only from it (items derived from other sessions too lose only their
-//! links to it); then a check that no triple in any named graph still mentions the
-//! session's id, its work session, or an IRI of its own (its graph, its conversation and
-//! everything below it).
+//! and proves nothing is left: the session's graph and its derived graph; its fingerprint
+//! record; the memory items derived only from it (items derived from other sessions too
+//! lose only their links to it); then a check that no triple in any named graph still
+//! mentions the session's id, its work session, or an IRI of its own (its graph, its
+//! conversation and everything below it).
 
 use super::MemoryError;
 use crate::rdf::vocab::{ihi, prov};
@@ -85,9 +85,12 @@ pub fn delete_session(
         .cloned()
         .collect();
     let planned: HashSet<&Quad> = memory_quads.iter().chain(&record).collect();
+    // The session's graph goes whole, and its derived graph with it (in the same step).
+    let derived = GraphName::NamedNode(scheme.derived_graph(session_id));
     let left_by_plan = found
         .iter()
         .filter(|quad| quad.graph_name != GraphName::NamedNode(graph.clone()))
+        .filter(|quad| quad.graph_name != derived)
         .filter(|quad| !planned.contains(quad))
         .count();
     let mut receipt = DeletionReceipt {

@@ -177,7 +177,8 @@ terms!(
     IS_ERROR = "isError",
     /// The verbatim JSON text of a payload, as an `xsd:string` literal.
     RAW_JSON = "rawJson",
-    /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them.
+    /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them:
+    /// derived data, kept in the session's derived graph, never in its session graph.
     RECENT_TURNS = "recentTurns",
     /// `TurnCount` as written, when that is not the canonical integer (`2.0`, `1e1`).
     RAW_TURN_COUNT = "rawTurnCount",

@@ -199,6 +199,102 @@ fn tamper(update: &str) -> String {
     update.replace("CH#", CH).replace("GRAPH#", GRAPH)
 }
 
+/// SHA-256 (lower-case hex) of the RDFC-1.0 canonical form of an N-Quads text, as a
+/// standard tool computes it: parsed by sophia's N-Quads parser, canonicalized by
+/// `sophia_c14n`, hashed by `sha2`, none of it through ihigraph's fingerprint code.
+fn sophia_fingerprint(nquads: &str) -> String {
+    use sophia_api::source::QuadSource;
+    type Term = sophia_api::term::SimpleTerm<'static>;
+    let dataset: std::collections::HashSet<sophia_api::quad::Spog<Term>> =
+        sophia_turtle::parser::nq::parse_str(nquads)
+            .collect_quads()
+            .unwrap();
+    let mut canonical = Vec::new();
+    sophia_c14n::rdfc10::normalize(&dataset, &mut canonical).unwrap();
+    Sha256::digest(&canonical)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The graph a stock `oxigraph dump --graph` gives of the store directory (as N-Triples:
+/// the graph's triples), each triple put back in its graph.
+fn oxigraph_dump(store: &Path, graph: &str) -> String {
+    let output = std::process::Command::new("oxigraph")
+        .args(["dump", "--location"])
+        .arg(store)
+        .args(["--format", "nt", "--graph", graph])
+        .output()
+        .expect("the oxigraph CLI (pip install oxigraph==0.5.13) runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.strip_suffix(" ."))
+        .map(|triple| format!("{triple} <{graph}> .\n"))
+        .collect()
+}
+
+#[test]
+fn hash_is_the_sha256_of_the_canonical_export_and_of_a_stock_dump() {
+    let dir = store_with_examples();
+    let store = dir.path().join("store");
+    let hashes = stdout(&ihigraph(&store).args(["hash", "--all"]).assert().success());
+    let mut sessions = 0;
+    for line in hashes.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(hash), Some(id)) = (fields.next(), fields.next()) else {
+            panic!("not `HASH  SESSION`: {line}")
+        };
+        let export = stdout(
+            &ihigraph(&store)
+                .args(["export", "--session", id, "--format", "nquads"])
+                .assert()
+                .success(),
+        );
+        assert!(
+            !export.contains("recentTurns"),
+            "{id}: a digest in the export"
+        );
+        assert_eq!(sophia_fingerprint(&export), hash, "{id}: the export");
+        let dump = oxigraph_dump(&store, &format!("{GRAPH}{id}"));
+        assert_eq!(dump.lines().count(), export.lines().count(), "{id}");
+        assert_eq!(
+            sophia_fingerprint(&dump),
+            hash,
+            "{id}: a stock dump of its graph"
+        );
+        sessions += 1;
+    }
+    assert_eq!(sessions, 4, "{hashes}");
+    // ...while the store keeps their digests beside the session graphs.
+    let all = std::process::Command::new("oxigraph")
+        .args(["dump", "--location"])
+        .arg(&store)
+        .args(["--format", "nq"])
+        .output()
+        .unwrap();
+    let all = String::from_utf8(all.stdout).unwrap();
+    let digests: Vec<&str> = all
+        .lines()
+        .filter(|line| {
+            line.split(' ').nth(1) == Some("<https://w3id.org/ihigraph/ontology#recentTurns>")
+        })
+        .collect();
+    assert_eq!(digests.len(), 4);
+    for line in digests {
+        let graph = line.trim_end_matches(" .").rsplit(' ').next().unwrap();
+        assert!(
+            graph.starts_with("<https://w3id.org/ihigraph/id/derived/"),
+            "{line}"
+        );
+    }
+}
+
 #[test]
 fn verify_names_exactly_the_session_each_tamper_touched() {
     for (what, session, update) in TAMPERS {

@@ -92,6 +92,12 @@ fn the_complete_fixture_maps_to_the_expected_dataset() {
         panic!("not isomorphic to the fixture\nmissing: {missing:#?}\nextra: {extra:#?}");
     }
     assert_eq!(actual.len(), expected.len());
+    // The digest of its newest turns is derived from those quads, and none of them.
+    let digest = session.recent_turns.as_ref().unwrap().literal();
+    assert_eq!(
+        digest.value(),
+        r#"{"turnCount":2,"turns":[{"turnIndex":1,"role":"BKN","answerText":"It imports Config."},{"turnIndex":0,"role":"H-User","time":"2026-01-01T08:00:01.5Z","promptText":"Read config.exs, please.","answerText":"Reading it."}]}"#
+    );
 }
 
 #[test]

@@ -40,6 +40,7 @@ use oxigraph::model::{Literal, NamedNode, QuadRef, Term};
 use oxigraph::sparql::QueryResults;
 use serde_json::{Value, json};
 use spargebra::SparqlParser;
+use std::collections::BTreeSet;
 use test_case::test_case;
 
 const EXAMPLES: [&str; 4] = [
@@ -239,15 +240,34 @@ fn varied_store(seed: u64) -> (HistoryStore, oxigraph::store::Store) {
     (store, raw)
 }
 
+/// The digests of newest turns in the store, as (graph, subject) pairs.
+fn digests(raw: &oxigraph::store::Store) -> BTreeSet<(String, String)> {
+    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
+    raw.quads_for_pattern(None, Some(digest.as_ref()), None, None)
+        .map(|quad| {
+            let quad = quad.unwrap();
+            (quad.graph_name.to_string(), quad.subject.to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
     let (store, raw) = varied_store(5);
-    let sessions = store.sessions().unwrap().len();
-    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
-    let digests = raw
-        .quads_for_pattern(None, Some(digest.as_ref()), None, None)
-        .count();
-    assert_eq!(digests, sessions, "every session graph keeps its digest");
+    let sessions = store.sessions().unwrap();
+    let scheme = store.scheme();
+    let expected: BTreeSet<(String, String)> = sessions
+        .iter()
+        .map(|(id, _)| {
+            let graph = scheme.derived_graph(id).to_string();
+            (graph, scheme.conversation(id).to_string())
+        })
+        .collect();
+    assert_eq!(
+        digests(&raw),
+        expected,
+        "every session's digest is in its derived graph, none in a session graph"
+    );
 
     let counts = [0, 1, 3, 9, 10, 11, 40];
     let from_digests = recent_turns_of_all(&store, &counts);
@@ -256,10 +276,8 @@ fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
     store
         .update("PREFIX ihi: <https://w3id.org/ihigraph/ontology#> DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ihi:sessionId ?id ; ?p ?o } FILTER (?p = <urn:nothing>) }")
         .unwrap();
-    assert_eq!(
-        raw.quads_for_pattern(None, Some(digest.as_ref()), None, None)
-            .count(),
-        0,
+    assert!(
+        digests(&raw).is_empty(),
         "an update whose template names a graph variable drops every digest"
     );
     assert_eq!(recent_turns_of_all(&store, &counts), from_digests);
@@ -268,26 +286,136 @@ fn recent_turns_from_the_digest_are_the_rows_of_the_query() {
 #[test]
 fn an_update_drops_the_digests_of_the_graphs_it_names_only() {
     let (store, raw) = examples_store_with_raw();
-    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
-    let digests = || {
-        raw.quads_for_pattern(None, Some(digest.as_ref()), None, None)
-            .map(|quad| quad.unwrap().graph_name.to_string())
-            .collect::<std::collections::BTreeSet<_>>()
-    };
-    assert_eq!(digests().len(), 4);
+    assert_eq!(digests(&raw).len(), 4);
     let graph = store.scheme().session_graph("abc");
+    let derived = store.scheme().derived_graph("abc").to_string();
     store
         .update(&format!(
             "INSERT DATA {{ GRAPH {graph} {{ <urn:a> <urn:b> \"c\" }} GRAPH <urn:elsewhere> {{ <urn:a> <urn:b> \"c\" }} }}"
         ))
         .unwrap();
-    assert_eq!(digests().len(), 3);
-    assert!(!digests().contains(&graph.to_string()));
+    assert_eq!(digests(&raw).len(), 3);
+    assert!(!digests(&raw).iter().any(|(graph, _)| *graph == derived));
     // The query answers for that session, and the others keep theirs.
     assert_eq!(
         column(&rows(&store, &RECENT_TURNS, &session("abc")), 0),
         ["3", "2", "1", "0"]
     );
+    // Dropping or clearing a session graph drops its digest; clearing every graph, all.
+    let trip = store.scheme().session_graph("trip-kyoto-2026");
+    store.update(&format!("CLEAR GRAPH {trip}")).unwrap();
+    assert_eq!(digests(&raw).len(), 2);
+    store.update("DROP NAMED").unwrap();
+    assert!(digests(&raw).is_empty());
+}
+
+/// A turn added to the code-review example's session `abc` through SPARQL, newer than its
+/// four: what another client of the store would write.
+fn fifth_turn(store: &HistoryStore) -> String {
+    let graph = store.scheme().session_graph("abc");
+    let conversation = store.scheme().conversation("abc");
+    let turn = IriScheme::child(&conversation, &["turn", "4"]);
+    format!(
+        "PREFIX ch: <https://jido.ai/ontology/conversation-history#> \
+         INSERT DATA {{ GRAPH {graph} {{ {conversation} ch:hasTurn {turn} . {turn} ch:turnIndex 4 }} }}"
+    )
+}
+
+#[test]
+fn a_turn_written_through_an_update_is_in_recent_turns_at_once() {
+    let (store, raw) = examples_store_with_raw();
+    let before = rows(&store, &RECENT_TURNS, &session("abc"));
+    assert_eq!(column(&before, 0), ["3", "2", "1", "0"]);
+    store.update(&fifth_turn(&store)).unwrap();
+    assert_eq!(
+        column(&rows(&store, &RECENT_TURNS, &session("abc")), 0),
+        ["4", "3", "2", "1", "0"]
+    );
+    // Ingesting the session again replaces the graph and writes its digest again.
+    ingest(&store, &example("code-review-abc.json"));
+    assert_eq!(digests(&raw).len(), 4);
+    assert_eq!(rows(&store, &RECENT_TURNS, &session("abc")), before);
+}
+
+#[test]
+fn a_session_ingested_unchanged_gets_its_dropped_digest_back() {
+    let (store, raw) = examples_store_with_raw();
+    let all = digests(&raw);
+    // An update that changes nothing still drops the digest of the graph it names.
+    let graph = store.scheme().session_graph("abc");
+    store
+        .update(&format!(
+            "DELETE DATA {{ GRAPH {graph} {{ <urn:a> <urn:b> <urn:c> }} }}"
+        ))
+        .unwrap();
+    assert_eq!(digests(&raw).len(), 3);
+    ingest(&store, &example("code-review-abc.json"));
+    assert_eq!(digests(&raw), all);
+}
+
+/// A store as versions before derived graphs left it: each digest in its session's graph,
+/// and the settings of another version (here, another ontology digest); and one digest
+/// in a derived graph that the other version could have left out of step.
+fn as_an_earlier_version_left_it(raw: &oxigraph::store::Store, scheme: &IriScheme) {
+    let digest = NamedNode::new("https://w3id.org/ihigraph/ontology#recentTurns").unwrap();
+    let kept: Vec<oxigraph::model::Quad> = raw
+        .quads_for_pattern(None, Some(digest.as_ref()), None, None)
+        .map(Result::unwrap)
+        .collect();
+    for quad in &kept {
+        raw.remove(quad).unwrap();
+        let oxigraph::model::GraphName::NamedNode(derived) = &quad.graph_name else {
+            panic!("a digest in the default graph")
+        };
+        let id = derived.as_str().rsplit('/').next().unwrap();
+        let graph = NamedNode::new(format!("{}graph/{id}", scheme.base())).unwrap();
+        let mut inside = quad.clone();
+        inside.graph_name = graph.into();
+        raw.insert(&inside).unwrap();
+    }
+    let stale = oxigraph::model::Quad::new(
+        scheme.conversation("gone"),
+        digest,
+        Literal::new_simple_literal(r#"{"turnCount":1,"turns":[{"turnIndex":0}]}"#),
+        scheme.derived_graph("gone"),
+    );
+    raw.insert(&stale).unwrap();
+    let setting = NamedNode::new("https://w3id.org/ihigraph/ontology#ontologyDigest").unwrap();
+    let settings: Vec<oxigraph::model::Quad> = raw
+        .quads_for_pattern(None, Some(setting.as_ref()), None, None)
+        .map(Result::unwrap)
+        .collect();
+    for mut quad in settings {
+        raw.remove(&quad).unwrap();
+        quad.object = Literal::new_simple_literal("0").into();
+        raw.insert(&quad).unwrap();
+    }
+}
+
+#[test]
+fn opening_a_store_of_an_earlier_version_moves_its_digests_out_of_the_session_graphs() {
+    let backend = Embedded::in_memory().unwrap();
+    let raw = backend.oxigraph().clone();
+    let store = HistoryStore::with_backend(backend.clone(), &Default::default()).unwrap();
+    for name in EXAMPLES {
+        ingest(&store, &example(name));
+    }
+    let written = digests(&raw);
+    let answers = recent_turns_of_all(&store, &[2, 10]);
+    let prints = store.fingerprint_records().unwrap();
+    as_an_earlier_version_left_it(&raw, store.scheme());
+    assert_ne!(digests(&raw), written);
+
+    let store = HistoryStore::with_backend(backend, &Default::default()).unwrap();
+    assert_eq!(digests(&raw), written, "moved out, the stale one dropped");
+    assert_eq!(recent_turns_of_all(&store, &[2, 10]), answers);
+    // The fingerprints recorded then are those of the graphs now.
+    for (graph, record) in prints {
+        assert_eq!(
+            store.fingerprint_of(graph.as_ref()).unwrap(),
+            record.fingerprint
+        );
+    }
 }
 
 #[test]

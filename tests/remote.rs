@@ -504,6 +504,118 @@ fn backups_agree(targets: &[Target]) {
     assert!(dumps.iter().all(|dump| *dump == dumps[0]), "backups differ");
 }
 
+/// A SPARQL update sent straight to a server's own update endpoint, as another client of
+/// the server writes: not through ihigraph.
+fn post_update(server: &Server, update: &str) {
+    let response = ureq::post(&server.update)
+        .send_form([("update", update)])
+        .unwrap();
+    assert!(response.status().is_success(), "{:?}", response.status());
+}
+
+/// The turn indexes `recent-turns` gives for session `abc`, newest first.
+fn newest_turns(target: &Target) -> Vec<String> {
+    let rows = target.out(&[
+        "query",
+        "recent-turns",
+        "-p",
+        "session=abc",
+        "--format",
+        "tsv",
+    ]);
+    rows.lines()
+        .skip(1)
+        .map(|row| row.split('\t').next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_turn_written_past_ihigraph_is_in_recent_turns_at_once() {
+    let (Some(oxigraph), Some(virtuoso)) = (
+        servers::oxigraph(),
+        servers::virtuoso(VirtuosoOptions::default()),
+    ) else {
+        return skip("the turns written past ihigraph");
+    };
+    let id = "https://w3id.org/ihigraph/id/";
+    let fifth = format!(
+        "PREFIX ch: <https://jido.ai/ontology/conversation-history#> INSERT DATA {{ GRAPH <{id}graph/abc> {{ \
+         <{id}conversation/abc> ch:hasTurn <{id}conversation/abc/turn/4> . <{id}conversation/abc/turn/4> ch:turnIndex 4 }} }}"
+    );
+    let store = tempfile::tempdir().unwrap();
+    let targets = [
+        (Target::embedded(store.path()), None),
+        (Target::server(&oxigraph, false), Some(&oxigraph)),
+        (Target::server(&virtuoso, false), Some(&virtuoso)),
+    ];
+    for (target, server) in &targets {
+        target.out(&["ingest", path(&common::examples_dir())]);
+        assert_eq!(
+            newest_turns(target),
+            ["3", "2", "1", "0"],
+            "{}",
+            target.name
+        );
+        match server {
+            Some(server) => post_update(server, &fifth),
+            // Only ihigraph writes an embedded store while it is open.
+            None => {
+                target.out(&["sparql", "--update", &fifth]);
+            }
+        }
+        assert_eq!(
+            newest_turns(target),
+            ["4", "3", "2", "1", "0"],
+            "{}",
+            target.name
+        );
+        // The export is the graph, and the fingerprint is of the export.
+        let export = target.out(&["export", "--session", "abc", "--format", "nquads"]);
+        assert!(export.contains("/abc/turn/4>"), "{}", target.name);
+        assert!(!export.contains("recentTurns"), "{}", target.name);
+    }
+}
+
+#[test]
+fn a_server_written_by_an_earlier_version_loses_the_digests_in_its_session_graphs() {
+    let (Some(oxigraph), Some(virtuoso)) = (
+        servers::oxigraph(),
+        servers::virtuoso(VirtuosoOptions::default()),
+    ) else {
+        return skip("the digests of an earlier version");
+    };
+    let id = "https://w3id.org/ihigraph/id/";
+    let ihi = "https://w3id.org/ihigraph/ontology#";
+    let ours = ihigraph::rdf::ontology_digest();
+    // What an earlier version wrote: a digest in the session graph (here one that no
+    // longer holds), and its own ontology digest in the settings.
+    let stale = r#""{\"turnCount\":1,\"turns\":[{\"turnIndex\":9}]}""#;
+    let settings =
+        format!("GRAPH <{ihi}storeSettings> {{ <{ihi}storeSettings> <{ihi}ontologyDigest>");
+    let earlier = format!(
+        "INSERT DATA {{ GRAPH <{id}graph/abc> {{ <{id}conversation/abc> <{ihi}recentTurns> {stale} }} }} ; \
+         DELETE DATA {{ {settings} \"{ours}\" }} }} ; INSERT DATA {{ {settings} \"0\" }} }}"
+    );
+    for server in [&oxigraph, &virtuoso] {
+        let target = Target::server(server, false);
+        target.out(&["ingest", path(&common::examples_dir())]);
+        post_update(server, &earlier);
+        assert_eq!(
+            newest_turns(&target),
+            ["3", "2", "1", "0"],
+            "{}",
+            target.name
+        );
+        let export = target.out(&["export", "--session", "abc", "--format", "nquads"]);
+        assert!(!export.contains("recentTurns"), "{}: {export}", target.name);
+        assert!(
+            target.out(&["verify"]).contains("4 of 4 sessions hold"),
+            "{}",
+            target.name
+        );
+    }
+}
+
 #[test]
 fn the_graph_store_protocol_writes_the_same_sessions() {
     let (Some(oxigraph), Some(virtuoso)) = (

@@ -1,9 +1,9 @@
 //! Deleting a session with everything derived from it, and a receipt that says what went
-//! and proves nothing is left: the session's graph; its fingerprint record; the memory
-//! items derived only from it (items derived from other sessions too lose only their
-//! links to it); then a check that no triple in any named graph still mentions the
-//! session's id, its work session, or an IRI of its own (its graph, its conversation and
-//! everything below it).
+//! and proves nothing is left: the session's graph and its derived graph; its fingerprint
+//! record; the memory items derived only from it (items derived from other sessions too
+//! lose only their links to it); then a check that no triple in any named graph still
+//! mentions the session's id, its work session, or an IRI of its own (its graph, its
+//! conversation and everything below it).
 //!
 //! Branches (sessions forked from this one, such as the continuations a rewind left) are
 //! sessions of their own: they stay unless asked ([`delete_session_and_branches`]), and
@@ -199,9 +199,12 @@ fn delete_one(
         .cloned()
         .collect();
     let planned: HashSet<&Quad> = memory_quads.iter().chain(&record).collect();
+    // The session's graph goes whole, and its derived graph with it (in the same step).
+    let derived = GraphName::NamedNode(scheme.derived_graph(session_id));
     let left_by_plan = found
         .iter()
         .filter(|quad| quad.graph_name != GraphName::NamedNode(graph.clone()))
+        .filter(|quad| quad.graph_name != derived)
         .filter(|quad| !planned.contains(quad))
         .count();
     let mut receipt = DeletionReceipt {

@@ -1,11 +1,17 @@
 //! The digest of a session's newest turns: what the canned query `recent-turns` gives for
-//! them, kept in the session's graph as one JSON literal (`ihi:recentTurns` of the
-//! conversation), so that "the last N turns" is one lookup instead of several per turn.
+//! them, as one JSON literal (`ihi:recentTurns` of the conversation), so that "the last N
+//! turns" is one lookup instead of several per turn. It is derived data: kept beside the
+//! session's graph, in its derived graph, never in it.
 //!
 //! It is taken from the session's quads as the query reads them, and given back as the
 //! query's rows; a session whose quads it cannot mirror exactly (a turn with two times,
 //! an index beyond 64 bits) gets none, and the query runs instead.
+//!
+//! A turn's row is one [`RecentTurn`], read and written by serde with its members named:
+//! a new column is one more member (with a default, or a digest without it is not read,
+//! and the query runs).
 
+use super::IriScheme;
 use super::vocab::{ch, ihi};
 use oxigraph::model::vocab::{rdf, xsd};
 use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Quad, Term};
@@ -156,10 +162,21 @@ impl RecentTurns {
         })
     }
 
-    /// The digest as the literal the session's graph keeps.
+    /// The digest as the literal its derived graph keeps.
     pub fn literal(&self) -> Literal {
         Literal::new_simple_literal(
             serde_json::to_string(self).expect("a digest of strings and integers serializes"),
+        )
+    }
+
+    /// The quad that keeps the digest of `session_id`'s newest turns: `ihi:recentTurns`
+    /// of its conversation, in its derived graph.
+    pub fn quad(&self, scheme: &IriScheme, session_id: &str) -> Quad {
+        Quad::new(
+            scheme.conversation(session_id),
+            ihi::RECENT_TURNS,
+            self.literal(),
+            scheme.derived_graph(session_id),
         )
     }
 }

@@ -4,7 +4,6 @@
 //! told apart by what changed: triples added or removed, or values changed, predicate
 //! by predicate.
 
-use super::vocab::ihi;
 use oxrdf::{GraphNameRef, NamedOrBlankNodeRef, QuadRef, TermRef};
 use sha2::{Digest, Sha256};
 use sophia_api::MownStr;
@@ -64,10 +63,8 @@ impl PredicateChange {
 #[error("the graph cannot be canonicalized (RDFC-1.0): {0}")]
 pub struct FingerprintError(String);
 
-/// The fingerprint of the given quads, each counted once, the digests of newest turns
-/// (`ihi:recentTurns`, derived from the other quads: see [`RecentTurns`]) left out.
-///
-/// [`RecentTurns`]: super::RecentTurns
+/// The fingerprint of the given quads, each counted once: of a session, every quad of its
+/// graph, which holds the session and nothing derived from it.
 ///
 /// ```
 /// use ihigraph::rdf::fingerprint;
@@ -82,15 +79,8 @@ pub struct FingerprintError(String);
 pub fn fingerprint<'a>(
     quads: impl IntoIterator<Item = QuadRef<'a>>,
 ) -> Result<Fingerprint, FingerprintError> {
-    let (canonical, count) = canonical_nquads(quads.into_iter().filter(is_fingerprinted))?;
+    let (canonical, count) = canonical_nquads(quads)?;
     Ok(Fingerprint::of_canonical(&canonical, count))
-}
-
-/// Whether a quad counts in a fingerprint: all but the digests of newest turns, which
-/// an update drops from the graphs it may change while the turns they derive from may
-/// stay as they were.
-pub fn is_fingerprinted(quad: &QuadRef<'_>) -> bool {
-    quad.predicate != ihi::RECENT_TURNS
 }
 
 /// The RDFC-1.0 canonical N-Quads document of the given quads (each counted once), with

@@ -13,6 +13,9 @@ pub const DEFAULT_BASE: &str = "https://w3id.org/ihigraph/id/";
 /// The default work-session IRI template, as in Jido's long-term memory.
 pub const DEFAULT_SESSION_TEMPLATE: &str = "https://jido.ai/ontology#session_{SessionID}";
 
+/// The path segment below the base that names the derived graphs.
+const DERIVED: &str = "derived";
+
 /// The placeholder of a session IRI template.
 pub const SESSION_PLACEHOLDER: &str = "{SessionID}";
 
@@ -121,6 +124,42 @@ impl IriScheme {
         self.node(&["fingerprints"])
     }
 
+    /// The named graph of what ihigraph derives from a session (the digest of its newest
+    /// turns): beside the session's graph, never in it, so that the session's graph holds
+    /// the session and nothing else. Its name is the session graph's with `derived/` in
+    /// place of `graph/`, a namespace no session graph is named in.
+    ///
+    /// ```
+    /// let scheme = ihigraph::rdf::IriScheme::default();
+    /// assert_eq!(scheme.derived_graph("a b").as_str(), "https://w3id.org/ihigraph/id/derived/a%20b");
+    /// assert_eq!(scheme.derived_graph_of(&scheme.session_graph("a b")), Some(scheme.derived_graph("a b")));
+    /// ```
+    pub fn derived_graph(&self, session_id: &str) -> NamedNode {
+        self.node(&[DERIVED, &encode_segment(session_id)])
+    }
+
+    /// The derived graph of a graph this scheme names a session graph; `None` for any
+    /// other graph.
+    pub fn derived_graph_of(&self, graph: &NamedNode) -> Option<NamedNode> {
+        let segment = graph
+            .as_str()
+            .strip_prefix(self.base.as_str())?
+            .strip_prefix("graph/")?;
+        // An encoded id is one segment: a longer path is not a session graph of the scheme.
+        (!segment.contains(['/', '#', '?'])).then(|| self.node(&[DERIVED, segment]))
+    }
+
+    /// Whether a graph is a derived graph of this scheme (see
+    /// [`derived_graph`](Self::derived_graph)).
+    pub fn is_derived_graph(&self, graph: &str) -> bool {
+        graph.starts_with(&self.derived_prefix())
+    }
+
+    /// The IRI every derived graph's name begins with.
+    pub fn derived_prefix(&self) -> String {
+        format!("{}{DERIVED}/", self.base)
+    }
+
     /// A memory item, by its id.
     pub fn memory_item(&self, id: &str) -> NamedNode {
         self.node(&["memory", &encode_segment(id)])
@@ -191,8 +230,35 @@ mod tests {
             scheme.conversation(id),
             scheme.work_session(id),
             scheme.tool(id),
+            scheme.derived_graph(id),
         ] {
             assert!(NamedNode::new(iri.as_str()).is_ok(), "{iri}");
+        }
+        // Every session graph has its derived graph, which no session graph is.
+        let derived = scheme.derived_graph(id);
+        assert_eq!(
+            scheme.derived_graph_of(&scheme.session_graph(id)),
+            Some(derived.clone())
+        );
+        assert!(scheme.is_derived_graph(derived.as_str()));
+        assert!(!scheme.is_derived_graph(scheme.session_graph(id).as_str()));
+        assert_eq!(scheme.derived_graph_of(&derived), None);
+    }
+
+    #[test]
+    fn graphs_not_named_by_the_scheme_have_no_derived_graph() {
+        let scheme = IriScheme::default();
+        for graph in [
+            "urn:elsewhere",
+            "https://w3id.org/ihigraph/id/graph/a/b",
+            "https://w3id.org/ihigraph/id/memory",
+            "https://example.org/graph/abc",
+        ] {
+            assert_eq!(
+                scheme.derived_graph_of(&NamedNode::new_unchecked(graph)),
+                None,
+                "{graph}"
+            );
         }
     }
 

@@ -50,6 +50,11 @@ pub struct SessionGraph {
     /// ingest takes it on its prepare thread, beside the writer); the store takes it
     /// itself when it is not.
     pub fingerprint: Option<super::Fingerprint>,
+    /// The digest of the session's newest turns, derived from `quads` (none when they
+    /// cannot be mirrored exactly): not one of its quads. A store whose every write goes
+    /// through ihigraph keeps it in the session's derived graph
+    /// ([`IriScheme::derived_graph`](super::IriScheme::derived_graph)).
+    pub recent_turns: Option<super::RecentTurns>,
 }
 
 impl SessionGraph {
@@ -94,12 +99,8 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
     for (position, turn) in history.turns.iter().enumerate() {
         mapper.turn(turn, position);
     }
-    if let Some(digest) = super::RecentTurns::of_quads(&mapper.out.quads) {
-        let conversation = mapper.conversation.clone();
-        mapper
-            .out
-            .add(&conversation, ihi::RECENT_TURNS, digest.literal());
-    }
+    // Derived from the quads, and kept outside them: see `SessionGraph::recent_turns`.
+    let recent_turns = super::RecentTurns::of_quads(&mapper.out.quads);
     let mut warnings = mapper.warnings;
     warnings.extend(
         mapper
@@ -118,6 +119,7 @@ pub fn map_history(history: &InteractionHistory, scheme: &IriScheme) -> SessionG
         turn_count: history.turns.len(),
         warnings,
         fingerprint: None,
+        recent_turns,
     }
 }
 

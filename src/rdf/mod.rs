@@ -12,7 +12,7 @@ pub mod vocab;
 pub use digest::{DIGEST_TURNS, RecentTurn, RecentTurns};
 pub use fingerprint::{
     FINGERPRINT_ALGORITHM, Fingerprint, FingerprintError, Manifest, PredicateChange,
-    PredicateLines, canonical_nquads, fingerprint, is_fingerprinted, predicate_of,
+    PredicateLines, canonical_nquads, fingerprint, predicate_of,
 };
 pub use iri::{
     DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, IriSchemeError, SESSION_PLACEHOLDER,

@@ -179,7 +179,8 @@ terms!(
     IS_ERROR = "isError",
     /// The verbatim JSON text of a payload, as an `xsd:string` literal.
     RAW_JSON = "rawJson",
-    /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them.
+    /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them:
+    /// derived data, kept in the session's derived graph, never in its session graph.
     RECENT_TURNS = "recentTurns",
     /// Branch conversation -> the conversation it branches off (a sub-property of
     /// `prov:wasDerivedFrom`).

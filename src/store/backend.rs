@@ -31,6 +31,12 @@ pub struct Capabilities {
     /// on another server it is taken from what it gives back, since a server may
     /// normalise what it stores.
     pub verbatim: bool,
+    /// Only this handle writes to it while it is open (the embedded store: its process
+    /// holds the store's lock, and every write goes through ihigraph), so that what
+    /// ihigraph derives from a session graph, written and dropped with it, stays in step
+    /// with it. On a server any client may write a graph directly, and no derived data is
+    /// kept there: the queries read the sessions themselves.
+    pub exclusive: bool,
 }
 
 /// A store of named graphs that answers SPARQL.

@@ -51,7 +51,8 @@ impl Embedded {
 
     /// The Oxigraph store itself, for tools and tests that work below ihigraph (a bulk
     /// load that bypasses the checks, a query plan). What is written through it bypasses
-    /// every guarantee of [`HistoryStore`](super::HistoryStore).
+    /// every guarantee of [`HistoryStore`](super::HistoryStore), the derived graphs'
+    /// being in step with the session graphs included.
     pub fn oxigraph(&self) -> &Store {
         &self.store
     }
@@ -90,6 +91,7 @@ impl Backend for Embedded {
             owns_dataset: true,
             max_rows: None,
             verbatim: true,
+            exclusive: true,
         }
     }
 

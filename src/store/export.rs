@@ -1,5 +1,5 @@
-//! Exports: the session graphs (or one session's) in an RDF format, the store's settings
-//! and ontologies left out.
+//! Exports: the session graphs (or one session's) in an RDF format, the store's settings,
+//! ontologies and derived graphs left out.
 
 use super::settings::is_bookkeeping;
 use super::{HistoryStore, StoreError};
@@ -53,7 +53,9 @@ impl HistoryStore {
     /// Writes everything ihigraph keeps in the store, its settings (in the default graph)
     /// and ontologies included, as N-Quads or TriG: a backup of a store on any backend,
     /// which `oxigraph load` (or a server's loader) reads back. Each session is read in
-    /// one request, so each is whole, as it was when it was read.
+    /// one request, so each is whole, as it was when it was read. What the store derives
+    /// from the sessions (their digests) is left out: it is not the store's record, and a
+    /// dump may be changed before it is loaded; a session ingested again gets its digest.
     pub fn dump(&self, writer: impl Write, format: ExportFormat) -> Result<(), StoreError> {
         if !matches!(format, ExportFormat::NQuads | ExportFormat::TriG) {
             return Err(StoreError::Unsupported {
@@ -95,7 +97,8 @@ impl HistoryStore {
     }
 
     /// Writes the session graphs and the memory graph (or one session's graph) in an RDF
-    /// format; not the store's bookkeeping (settings, ontologies, fingerprint records).
+    /// format; not the store's bookkeeping (settings, ontologies, fingerprint records) nor
+    /// what it derives from the sessions (their derived graphs).
     ///
     /// ```
     /// use ihigraph::check::{CheckOptions, check_document};
@@ -155,6 +158,11 @@ impl HistoryStore {
             for quad in self.backend.quads(graph.as_ref().map(GraphName::as_ref))? {
                 let quad = quad?;
                 if is_bookkeeping(&quad.graph_name) || quad.graph_name == fingerprints {
+                    continue;
+                }
+                if let GraphName::NamedNode(graph) = &quad.graph_name
+                    && self.scheme().is_derived_graph(graph.as_str())
+                {
                     continue;
                 }
                 if format == ExportFormat::Turtle {

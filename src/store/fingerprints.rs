@@ -127,7 +127,8 @@ impl HistoryStore {
         Ok(digest == Some(written(session)?.digest.as_str()))
     }
 
-    /// Adds sessions not in the store yet through `loader`, with their fingerprint
+    /// Adds sessions not in the store yet through `loader`, with their derived graphs
+    /// (after emptying any left of a graph dropped below ihigraph) and their fingerprint
     /// records beside them where the backend gives back what it is given (after any
     /// record left of a graph dropped behind ihigraph's back); on another backend, in
     /// a step of their own, each record taken from what the server gives back.
@@ -139,13 +140,21 @@ impl HistoryStore {
         if sessions.is_empty() {
             return Ok(());
         }
+        self.clear_stale_derived(&sessions)?;
         if !self.backend.capabilities().verbatim {
             let written: Vec<(String, NamedNode)> = sessions
                 .iter()
                 .map(|session| (session.session_id.clone(), session.graph.clone()))
                 .collect();
-            self.backend
-                .add_graphs(sessions.into_iter().map(|session| session.quads).collect())?;
+            let graphs = sessions
+                .into_iter()
+                .map(|session| {
+                    let mut quads = self.derived_quads(&session);
+                    quads.extend(session.quads);
+                    quads
+                })
+                .collect();
+            self.backend.add_graphs(graphs)?;
             return self.record_fingerprints(&written).map(drop);
         }
         let graphs: Vec<&NamedNode> = sessions.iter().map(|session| &session.graph).collect();
@@ -164,6 +173,8 @@ impl HistoryStore {
                 &taken_at,
             );
             records.extend(record_quads(&record, &store));
+            // Its digest goes in with it, in the same step.
+            records.extend(self.derived_quads(session));
         }
         let mut graphs: Vec<Vec<Quad>> =
             sessions.into_iter().map(|session| session.quads).collect();

@@ -30,7 +30,7 @@ use crate::query::{
     set_dataset, set_named_graphs,
 };
 use crate::rdf::vocab::ihi;
-use crate::rdf::{DIGEST_TURNS, IriScheme, RecentTurns, SessionGraph, rebuild_history};
+use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{
     Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Variable,
 };
@@ -124,7 +124,9 @@ impl HistoryStore {
         backend: impl Backend + 'static,
         request: &SchemeRequest,
     ) -> Result<Self, StoreError> {
-        let scheme = settings::settle(&backend, request)?;
+        let scheme = settings::settle(&backend, request, |scheme| {
+            digests::settle_digests(&backend, scheme)
+        })?;
         Ok(Self {
             backend: Box::new(backend),
             scheme,
@@ -162,13 +164,14 @@ impl HistoryStore {
         replaced: bool,
     ) -> Result<WriteOutcome, StoreError> {
         if replaced && self.holds_exactly(session)? {
+            self.keep_derived(session)?;
             return Ok(WriteOutcome {
                 replaced: false,
                 unchanged: true,
             });
         }
-        self.backend
-            .replace_graphs(&[session.graph.clone().into()], session.quads.clone())?;
+        let (graphs, quads) = self.session_and_derived(session);
+        self.backend.replace_graphs(&graphs, quads)?;
         self.record_written(&[session])?;
         Ok(WriteOutcome {
             replaced,
@@ -256,7 +259,8 @@ impl HistoryStore {
         Ok(rebuild_history(&graph, &name, &self.scheme)?)
     }
 
-    /// Removes a session and everything about it (one graph, one atomic step).
+    /// Removes a session and everything about it: its graph and its derived graph in one
+    /// atomic step, then its fingerprint record.
     pub fn delete_session(&self, session_id: &str) -> Result<(), StoreError> {
         let graph = self.scheme.session_graph(session_id);
         if !self.backend.contains_graph(graph.as_ref())? {
@@ -264,20 +268,31 @@ impl HistoryStore {
                 session_id: session_id.to_owned(),
             });
         }
-        self.backend
-            .replace_graphs(&[graph.clone().into()], Vec::new())?;
+        let mut graphs: Vec<GraphName> = vec![graph.clone().into()];
+        graphs.extend(
+            self.derived_graphs([&graph])
+                .into_iter()
+                .map(GraphName::from),
+        );
+        self.backend.replace_graphs(&graphs, Vec::new())?;
         self.forget_fingerprints(&[&graph])
     }
 
     /// Removes every session, their fingerprints and the memory made from them, in one
     /// atomic step; the settings and ontologies stay. Returns the number of sessions removed.
     pub fn delete_all_sessions(&self) -> Result<usize, StoreError> {
-        let mut graphs: Vec<GraphName> = self
+        let stored: Vec<NamedNode> = self
             .sessions()?
             .into_iter()
-            .map(|(_, graph)| graph.into())
+            .map(|(_, graph)| graph)
             .collect();
-        let sessions = graphs.len();
+        let sessions = stored.len();
+        let mut graphs: Vec<GraphName> = self
+            .derived_graphs(&stored)
+            .into_iter()
+            .map(GraphName::from)
+            .collect();
+        graphs.extend(stored.into_iter().map(GraphName::from));
         for graph in [self.scheme.memory_graph(), self.scheme.fingerprints_graph()] {
             if self.backend.contains_graph(graph.as_ref())? {
                 graphs.push(graph.into());
@@ -342,8 +357,8 @@ impl HistoryStore {
         Ok(self.sessions()?.len())
     }
 
-    /// Number of quads in session graphs (the store's settings, ontologies, memory and
-    /// fingerprints graphs not counted).
+    /// Number of quads in session graphs (the store's settings, ontologies, memory,
+    /// fingerprints and derived graphs not counted).
     pub fn quad_count(&self) -> Result<usize, StoreError> {
         if !self.backend.capabilities().owns_dataset {
             let query = format!(
@@ -371,6 +386,7 @@ impl HistoryStore {
         for graph in [self.scheme.memory_graph(), self.scheme.fingerprints_graph()] {
             bookkeeping += self.backend.quads(Some(graph.as_ref().into()))?.count();
         }
+        bookkeeping += self.derived_quad_count()?;
         Ok(self.backend.quad_count()?.saturating_sub(bookkeeping))
     }
 
@@ -468,7 +484,7 @@ impl HistoryStore {
         let mut update = SparqlParser::new()
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;
-        self.forget_digests(&mut update)?;
+        self.forget_derived(&mut update)?;
         self.backend.update(update)
     }
 
@@ -526,49 +542,6 @@ impl HistoryStore {
         }
         let query = query.bind(arguments, &self.scheme)?;
         self.evaluate(query, false, cancel)
-    }
-
-    /// The rows of `recent-turns` for `n` turns of a session, from the digest of its
-    /// newest turns that its graph keeps (see [`RecentTurns`]): one lookup where the
-    /// query makes several a turn. `None` when the graph keeps no digest (a session
-    /// written by an older ihigraph), not one that reads, or not enough turns for `n`:
-    /// then the query runs.
-    fn recent_turns_digest(
-        &self,
-        session: &str,
-        n: u64,
-    ) -> Result<Option<Vec<Vec<Option<Term>>>>, StoreError> {
-        let Ok(n) = usize::try_from(n) else {
-            return Ok(None);
-        };
-        if n > DIGEST_TURNS {
-            // Only a session of fewer turns could be answered; the query is as fast.
-            return Ok(None);
-        }
-        let digest = Variable::new_unchecked("digest");
-        let query = select_in_graph(
-            self.scheme.session_graph(session),
-            TriplePattern {
-                subject: self.scheme.conversation(session).into(),
-                predicate: ihi::RECENT_TURNS.into_owned().into(),
-                object: digest.clone().into(),
-            },
-        );
-        let QueryResults::Solutions(solutions) = self.evaluate(query, false, None)? else {
-            return Ok(None);
-        };
-        let mut texts = Vec::new();
-        for solution in solutions {
-            if let Some(Term::Literal(text)) =
-                solution.map_err(StoreError::QueryEvaluation)?.get(&digest)
-            {
-                texts.push(text.value().to_owned());
-            }
-        }
-        let [text] = texts.as_slice() else {
-            return Ok(None);
-        };
-        Ok(RecentTurns::parse(text).and_then(|digest| digest.rows(n)))
     }
 }
 

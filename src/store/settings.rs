@@ -32,10 +32,13 @@ struct Recorded {
 }
 
 /// Reads the store's settings, records them if the store is new, refreshes the
-/// ontologies if they are not this version's, and gives the scheme to use.
+/// ontologies if they are not this version's, and gives the scheme to use. A store last
+/// opened by another version gets `migrate` first, before the ontologies and their digest
+/// that say this version opened it: a crash during `migrate` leaves it to the next open.
 pub(super) fn settle(
     backend: &dyn Backend,
     request: &SchemeRequest,
+    migrate: impl FnOnce(&IriScheme) -> Result<(), StoreError>,
 ) -> Result<IriScheme, StoreError> {
     let recorded = read(backend)?;
     let fresh = recorded.base.is_none() || recorded.session_template.is_none();
@@ -54,6 +57,9 @@ pub(super) fn settle(
     let scheme = IriScheme::new(&base, &template)?;
     let digest = ontology_digest();
     if fresh || recorded.ontology_digest.as_deref() != Some(digest.as_str()) {
+        if !fresh {
+            migrate(&scheme)?;
+        }
         let settings = [
             (ihi::IRI_BASE, base.as_str()),
             (ihi::SESSION_IRI_TEMPLATE, template.as_str()),

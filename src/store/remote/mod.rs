@@ -410,6 +410,7 @@ impl Backend for Remote {
             owns_dataset: false,
             max_rows: self.dialect.max_rows(),
             verbatim: self.dialect.verbatim(),
+            exclusive: false,
         }
     }
 

@@ -86,6 +86,11 @@ fn kept_out(format: &str, record: &Value) -> Option<&'static str> {
         ("anthropic", Some("summary" | "file-history-snapshot" | "system" | "queue-operation")) => {
             Some("Claude Code line that is no message")
         }
+        // A sub-agent's lines in its parent's file: said in a note, not kept (a
+        // sub-agent's own file is a session of its own).
+        ("anthropic", _) if record.get("isSidechain") == Some(&Value::Bool(true)) => {
+            Some("Claude Code sub-agent line in the parent's file")
+        }
         _ => None,
     }
 }

@@ -4,11 +4,13 @@
 //! sits below [`store`](crate::store).
 
 mod canned;
+mod paging;
 mod parameters;
 mod patterns;
 mod results;
 
 pub use canned::*;
+pub(crate) use paging::{keyed_page, ordered_page};
 pub use parameters::{
     Argument, Arguments, Parameter, ParameterError, ParameterKind, parse_date_time,
 };

@@ -4,7 +4,7 @@
 //! Nothing above this trait knows which one it talks to.
 
 use super::StoreError;
-use oxigraph::model::{GraphName, GraphNameRef, NamedNode, NamedNodeRef, Quad};
+use oxigraph::model::{GraphName, GraphNameRef, NamedNode, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults};
 use spargebra::{Query, Update};
 use std::collections::HashSet;
@@ -108,6 +108,24 @@ pub trait Backend: Send + Sync {
         self.query(query, union_default_graph)
     }
 
+    /// Runs one of ihigraph's own queries, whose answer it needs whole however long it
+    /// is (a user's query goes through [`query`](Self::query), where an answer the
+    /// backend cuts is refused): a backend that caps its answers reads a long one in
+    /// pages, in `order`. The default graph is not the union. By default, the query runs
+    /// once.
+    fn select_whole(
+        &self,
+        query: Query,
+        order: &PageOrder,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let _ = order;
+        match cancel {
+            Some(cancel) => self.query_cancellable(query, false, cancel),
+            None => self.query(query, false),
+        }
+    }
+
     /// Runs a SPARQL 1.1 update, atomically.
     fn update(&self, update: Update) -> Result<(), StoreError>;
 
@@ -122,6 +140,22 @@ pub trait Backend: Send + Sync {
             what: "make a backup",
         })
     }
+}
+
+/// How one of ihigraph's own long answers is read in pages from a backend that caps its
+/// answers ([`Backend::select_whole`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PageOrder {
+    /// Under the query's own `ORDER BY`, made total by every projected variable after
+    /// it, in pages by `OFFSET`: for answers whose order is part of them (the canned
+    /// queries). A server that sorts a bounded number of rows (Virtuoso's
+    /// `MaxSortedTopRows`) cannot page past that many.
+    AsWritten,
+    /// By the text of this variable's value, bound in every row, each page from where
+    /// the last one ended: for answers whose order does not matter (quads, graphs,
+    /// sessions), however long.
+    ByKey(Variable),
 }
 
 /// New graphs added in steps and made visible together: see [`Backend::loader`].

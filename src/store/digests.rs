@@ -20,7 +20,7 @@
 //! [`RecentTurns`]: crate::rdf::RecentTurns
 
 use super::backend::Backend;
-use super::{HistoryStore, StoreError, data_block, select_in_graph, solution_quad};
+use super::{HistoryStore, PageOrder, StoreError, data_block, select_in_graph, solution_quad};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{DIGEST_TURNS, IriScheme, RecentTurns, SessionGraph};
 use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, Variable};
@@ -134,7 +134,7 @@ impl HistoryStore {
             p = ihi::RECENT_TURNS,
             prefix = Literal::new_simple_literal(self.scheme.derived_prefix()),
         );
-        let solution = self.select(&query)?.next().transpose();
+        let solution = self.select(&query, &PageOrder::AsWritten)?.next().transpose();
         Ok(solution
             .map_err(StoreError::QueryEvaluation)?
             .and_then(|solution| match solution.get("n") {

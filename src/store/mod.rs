@@ -15,7 +15,7 @@ mod remote;
 mod settings;
 mod writer;
 
-pub use backend::{Backend, Capabilities, GraphLoader, QuadStream};
+pub use backend::{Backend, Capabilities, GraphLoader, PageOrder, QuadStream};
 pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
@@ -32,7 +32,7 @@ use crate::query::{
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
 use oxigraph::model::{
-    Graph, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Variable,
+    Graph, GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Variable,
 };
 use oxigraph::sparql::{
     CancellationToken, QueryResults, QuerySolution, QuerySolutionIter, SparqlSyntaxError,
@@ -312,44 +312,21 @@ impl HistoryStore {
     /// The stored sessions: `SessionID` and graph, in the order of their graph IRIs. On
     /// a server that caps its answers, they are read in pages.
     pub fn sessions(&self) -> Result<Vec<(String, NamedNode)>, StoreError> {
-        let page = self
-            .backend
-            .capabilities()
-            .max_rows
-            .map(|cap| cap.saturating_sub(1).max(1));
+        let query = format!(
+            "SELECT ?id ?graph WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} }} ORDER BY STR(?graph)",
+            ihi::SESSION_ID.as_str()
+        );
+        let graph = Variable::new_unchecked("graph");
         let mut sessions = Vec::new();
-        let mut after: Option<String> = None;
-        loop {
-            let filter = after
-                .as_ref()
-                .map(|graph| {
-                    format!(
-                        "FILTER (STR(?graph) > {})",
-                        Literal::new_simple_literal(graph)
-                    )
-                })
-                .unwrap_or_default();
-            let limit = page.map(|page| format!("LIMIT {page}")).unwrap_or_default();
-            let query = format!(
-                "SELECT ?id ?graph WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} {filter} }} ORDER BY STR(?graph) {limit}",
-                ihi::SESSION_ID.as_str()
-            );
-            let before = sessions.len();
-            let mut last = None;
-            for solution in self.select(&query)? {
-                let solution = solution.map_err(StoreError::QueryEvaluation)?;
-                if let (Some(Term::Literal(id)), Some(Term::NamedNode(graph))) =
-                    (solution.get("id"), solution.get("graph"))
-                {
-                    last = Some(graph.as_str().to_owned());
-                    sessions.push((id.value().to_owned(), graph.clone()));
-                }
-            }
-            match page {
-                Some(page) if (sessions.len() - before) as u64 >= page => after = last,
-                _ => return Ok(sessions),
+        for solution in self.select(&query, &PageOrder::ByKey(graph.clone()))? {
+            let solution = solution.map_err(StoreError::QueryEvaluation)?;
+            if let (Some(Term::Literal(id)), Some(Term::NamedNode(graph))) =
+                (solution.get("id"), solution.get(&graph))
+            {
+                sessions.push((id.value().to_owned(), graph.clone()));
             }
         }
+        Ok(sessions)
     }
 
     /// Number of stored sessions.
@@ -365,7 +342,10 @@ impl HistoryStore {
                 "SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?graph {{ ?conversation <{}> ?id }} GRAPH ?graph {{ ?s ?p ?o }} }}",
                 ihi::SESSION_ID.as_str()
             );
-            let solution = self.select(&query)?.next().transpose();
+            let solution = self
+                .select(&query, &PageOrder::AsWritten)?
+                .next()
+                .transpose();
             let count = solution
                 .map_err(StoreError::QueryEvaluation)?
                 .and_then(|solution| match solution.get("n") {
@@ -403,20 +383,29 @@ impl HistoryStore {
 
     /// The quads a SELECT query with the variables `?s ?p ?o ?g` finds (rows whose terms
     /// cannot form a quad are skipped).
+    /// It is one of ihigraph's own reads: on a server that caps its answers, a long
+    /// answer is read in pages by subject.
     pub fn select_quads(&self, sparql: &str) -> Result<Vec<Quad>, StoreError> {
         let mut quads = Vec::new();
-        for solution in self.select(sparql)? {
+        let by_subject = PageOrder::ByKey(Variable::new_unchecked("s"));
+        for solution in self.select(sparql, &by_subject)? {
             let solution = solution.map_err(StoreError::QueryEvaluation)?;
             quads.extend(solution_quad(&solution, None));
         }
         Ok(quads)
     }
 
-    fn select(&self, sparql: &str) -> Result<QuerySolutionIter<'static>, StoreError> {
+    /// The rows of one of ihigraph's own SELECT queries, whole: in pages, in `order`,
+    /// from a server that caps its answers.
+    fn select(
+        &self,
+        sparql: &str,
+        order: &PageOrder,
+    ) -> Result<QuerySolutionIter<'static>, StoreError> {
         let query = SparqlParser::new()
             .parse_query(sparql)
             .map_err(StoreError::QuerySyntax)?;
-        match self.backend.query(query, false)? {
+        match self.backend.select_whole(query, order, None)? {
             QueryResults::Solutions(solutions) => Ok(solutions),
             _ => unreachable!("a SELECT query gives solutions"),
         }
@@ -521,7 +510,8 @@ impl HistoryStore {
     ) -> Result<QueryResults<'static>, StoreError> {
         let mut query = query.bind(arguments, &self.scheme)?;
         set_named_graphs(&mut query, graphs.to_vec());
-        self.evaluate(query, false, None)
+        self.backend
+            .select_whole(query, &PageOrder::AsWritten, None)
     }
 
     /// [`run`](Self::run), stopped when `cancel` is cancelled.
@@ -540,8 +530,10 @@ impl HistoryStore {
                 )));
             }
         }
+        // The text is ihigraph's: its whole answer is given, however long.
         let query = query.bind(arguments, &self.scheme)?;
-        self.evaluate(query, false, cancel)
+        self.backend
+            .select_whole(query, &PageOrder::AsWritten, cancel)
     }
 }
 

@@ -96,11 +96,13 @@ impl Dialect {
         }
     }
 
-    /// A query whose one answer is the server's row cap, where it can be asked.
-    pub(super) fn max_rows_query(self) -> Option<&'static str> {
+    /// A query whose one row is the server's row cap and the most rows it sorts for an
+    /// answer's `LIMIT` and `OFFSET`, where they can be asked.
+    pub(super) fn row_limits_query(self) -> Option<&'static str> {
         match self {
             Self::Virtuoso { .. } => Some(
-                "SELECT (bif:cfg_item_value(bif:virtuoso_ini_path(), 'SPARQL', 'ResultSetMaxRows') AS ?n) {}",
+                "SELECT (bif:cfg_item_value(bif:virtuoso_ini_path(), 'SPARQL', 'ResultSetMaxRows') AS ?n) \
+                 (bif:cfg_item_value(bif:virtuoso_ini_path(), 'Parameters', 'MaxSortedTopRows') AS ?sorted) {}",
             ),
             _ => None,
         }

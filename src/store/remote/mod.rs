@@ -11,6 +11,7 @@ mod answer;
 mod dialect;
 mod error;
 mod http;
+mod paging;
 mod write;
 
 pub use dialect::Dialect;
@@ -19,15 +20,15 @@ pub use http::{Credentials, Limits};
 
 use crate::rdf::vocab::ihi;
 use crate::store::StoreError;
-use crate::store::backend::{Backend, Capabilities, QuadStream};
+use crate::store::backend::{Backend, Capabilities, PageOrder, QuadStream};
 use crate::store::parallel::on_threads;
 use answer::{N_TRIPLES, RESULTS_JSON, Results, Rows};
 use http::{Answer, Body, Client};
 use oxigraph::model::{
-    GraphName, GraphNameRef, Literal, NamedNode, NamedNodeRef, Quad, Term, Triple,
+    GraphName, GraphNameRef, NamedNode, NamedNodeRef, Quad, Term, Triple, Variable,
 };
-use oxigraph::sparql::{QueryResults, QuerySolutionIter, QueryTripleIter};
-use spargebra::{Query, Update};
+use oxigraph::sparql::{CancellationToken, QueryResults, QuerySolutionIter, QueryTripleIter};
+use spargebra::{Query, SparqlParser, Update};
 use std::collections::HashSet;
 use ureq::http::Method;
 
@@ -55,6 +56,9 @@ pub struct Remote {
     update: String,
     graph_store: Option<String>,
     dialect: Dialect,
+    /// The most rows the server sorts for one answer's `LIMIT` and `OFFSET`, when it
+    /// bounds them (Virtuoso's `MaxSortedTopRows`): how far paging by `OFFSET` goes.
+    max_sorted_rows: Option<u64>,
 }
 
 /// The graph that holds what the embedded store keeps in its default graph.
@@ -66,9 +70,6 @@ fn settings_graph() -> &'static str {
 /// (4 against 2: a 1,000-session ingest into Virtuoso through the Graph Store
 /// Protocol in 21.2 s against 23.4 s).
 const IN_FLIGHT: usize = 4;
-
-/// Rows read per page when a server caps its answers, and the cap is not known.
-const PAGE: u64 = 5_000;
 
 impl Remote {
     /// Connects: checks the endpoints' URLs, asks the query endpoint a first question
@@ -99,7 +100,7 @@ impl Remote {
         if !probe.is_success() {
             return Err(probe.error(&query).into());
         }
-        let mut dialect = Dialect::of_server(&probe.server);
+        let dialect = Dialect::of_server(&probe.server);
         if !matches!(
             answer::results(&probe, &query, dialect)?,
             Results::Boolean(_)
@@ -120,24 +121,33 @@ impl Remote {
             update,
             graph_store,
             dialect,
+            max_sorted_rows: None,
         };
-        if let Some(asked) = dialect.max_rows_query() {
-            let cap = remote.select(asked, false).ok().and_then(|rows| {
-                rows.rows
-                    .first()?
-                    .first()?
-                    .as_ref()
-                    .and_then(|term| match term {
-                        Term::Literal(value) => value.value().parse().ok(),
-                        _ => None,
-                    })
-            });
-            dialect = Dialect::Virtuoso {
-                max_rows: Some(cap.unwrap_or(10_000)),
-            };
-            remote.dialect = dialect;
-        }
+        remote.read_row_limits();
         Ok(remote)
+    }
+
+    /// Reads the server's row cap and the most rows it sorts for one answer, where it
+    /// says them (Virtuoso: its defaults where its settings cannot be read).
+    fn read_row_limits(&mut self) {
+        let Some(asked) = self.dialect.row_limits_query() else {
+            return;
+        };
+        let (mut max_rows, mut max_sorted_rows) = (10_000, 10_000);
+        if let Ok(rows) = self.select(asked, false)
+            && let Some(row) = rows.rows.first()
+        {
+            let number = |column: usize| match row.get(column) {
+                Some(Some(Term::Literal(value))) => value.value().parse().ok(),
+                _ => None,
+            };
+            max_rows = number(0).unwrap_or(max_rows);
+            max_sorted_rows = number(1).unwrap_or(max_sorted_rows);
+        }
+        self.dialect = Dialect::Virtuoso {
+            max_rows: Some(max_rows),
+        };
+        self.max_sorted_rows = Some(max_sorted_rows);
     }
 
     /// The kind of server.
@@ -244,81 +254,20 @@ impl Remote {
         }
     }
 
-    /// The triples of one graph, read whole: in pages by subject when the server cuts
-    /// long answers.
-    fn graph_triples(&self, graph: &str) -> Result<Vec<Triple>, RemoteError> {
-        let all = format!("SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}");
-        let rows = self.select(&all, false)?;
-        let page = match rows.cut_at {
-            None => return Ok(triples_of(rows.rows)),
-            Some(cap) => cap.saturating_sub(1).clamp(1, PAGE),
-        };
-        let mut triples = Vec::new();
-        let mut after: Option<Term> = None;
-        loop {
-            let filter = after
-                .as_ref()
-                .map(|subject| {
-                    let text = Literal::new_simple_literal(subject_key(subject));
-                    format!("FILTER (STR(?s) > {text})")
-                })
-                .unwrap_or_default();
-            let query = format!(
-                "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} {filter} }} ORDER BY STR(?s) LIMIT {page}"
-            );
-            let mut rows = self.select(&query, false)?.rows;
-            if (rows.len() as u64) < page {
-                triples.extend(triples_of(rows));
-                return Ok(triples);
-            }
-            // The last subject of a full page may go on in the next one: read it again there.
-            let last = rows.last().and_then(|row| row[0].clone());
-            rows.retain(|row| row[0] != last);
-            if rows.is_empty() {
-                // One subject fills the page: read it alone, in pages of its own.
-                let Some(subject) = last else {
-                    return Err(RemoteError::BadAnswer {
-                        url: self.query.clone(),
-                        reason: "a row without a subject".to_owned(),
-                    });
-                };
-                triples.extend(self.subject_triples(graph, &subject, page)?);
-                after = Some(subject);
-                continue;
-            }
-            after = rows.last().and_then(|row| row[0].clone());
-            triples.extend(triples_of(rows));
-        }
-    }
-
-    /// The triples of one subject in a graph, in pages (ordered, so each page starts where
-    /// the last one ended).
-    fn subject_triples(
-        &self,
-        graph: &str,
-        subject: &Term,
-        page: u64,
-    ) -> Result<Vec<Triple>, RemoteError> {
-        let mut triples = Vec::new();
-        for offset in (0..).step_by(usize::try_from(page).unwrap_or(usize::MAX)) {
-            let query = format!(
-                "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} FILTER (?s = {subject}) }} ORDER BY ?p ?o LIMIT {page} OFFSET {offset}"
-            );
-            let rows = self.select(&query, false)?.rows;
-            let done = (rows.len() as u64) < page;
-            triples.extend(triples_of(rows));
-            if done {
-                break;
-            }
-        }
-        Ok(triples)
+    /// The triples of one graph, read whole (in pages by subject when the server cuts
+    /// long answers).
+    fn graph_triples(&self, graph: &str) -> Result<Vec<Triple>, StoreError> {
+        let query = parse(&format!(
+            "SELECT ?s ?p ?o WHERE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+        ))?;
+        let rows = self.select_paged(&query, &by_key("s"))?;
+        Ok(triples_of(rows.rows))
     }
 
     /// The named graphs that hold triples, the server's own left out.
-    fn graph_names(&self) -> Result<Vec<NamedNode>, RemoteError> {
-        let rows = self
-            .select("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }", false)?
-            .whole(&self.query)?;
+    fn graph_names(&self) -> Result<Vec<NamedNode>, StoreError> {
+        let query = parse("SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }")?;
+        let rows = self.select_paged(&query, &by_key("g"))?;
         Ok(rows
             .rows
             .into_iter()
@@ -330,20 +279,24 @@ impl Remote {
     }
 }
 
+/// One of ihigraph's own query texts, parsed.
+fn parse(text: &str) -> Result<Query, StoreError> {
+    SparqlParser::new()
+        .parse_query(text)
+        .map_err(StoreError::QuerySyntax)
+}
+
+/// Pages by the text of the variable `name`.
+fn by_key(name: &str) -> PageOrder {
+    PageOrder::ByKey(Variable::new_unchecked(name))
+}
+
 /// Virtuoso's own graphs, in every Virtuoso database.
 fn is_server_graph(graph: &str) -> bool {
     graph.starts_with("http://www.openlinksw.com/schemas/virtrdf#")
         || graph == "http://www.w3.org/ns/ldp#"
         || graph == "http://localuriqaserver/sparql"
         || graph.starts_with("http://www.openlinksw.com/")
-}
-
-fn subject_key(subject: &Term) -> &str {
-    match subject {
-        Term::NamedNode(node) => node.as_str(),
-        Term::BlankNode(node) => node.as_str(),
-        _ => "",
-    }
 }
 
 fn triples_of(rows: Vec<Vec<Option<Term>>>) -> Vec<Triple> {
@@ -449,14 +402,10 @@ impl Backend for Remote {
         let mut holding = HashSet::new();
         for chunk in graphs.chunks(500) {
             let values: String = chunk.iter().map(|graph| format!("{graph} ")).collect();
-            let rows = self
-                .select(
-                    &format!(
-                        "SELECT ?g WHERE {{ VALUES ?g {{ {values}}} FILTER EXISTS {{ GRAPH ?g {{ ?s ?p ?o }} }} }}"
-                    ),
-                    false,
-                )?
-                .whole(&self.query)?;
+            let query = parse(&format!(
+                "SELECT ?g WHERE {{ VALUES ?g {{ {values}}} FILTER EXISTS {{ GRAPH ?g {{ ?s ?p ?o }} }} }}"
+            ))?;
+            let rows = self.select_paged(&query, &by_key("g"))?;
             holding.extend(rows.rows.into_iter().filter_map(|row| {
                 match row.into_iter().next().flatten() {
                     Some(Term::NamedNode(graph)) => Some(graph),
@@ -537,6 +486,25 @@ impl Backend for Remote {
                 )))
             }
         }
+    }
+
+    /// Pages a long answer (see [`paging`]).
+    fn select_whole(
+        &self,
+        query: Query,
+        order: &PageOrder,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        // A server's query is bounded by the request time-out, not the token.
+        let _ = cancel;
+        if !matches!(query, Query::Select { .. }) {
+            return self.query(query, false);
+        }
+        let rows = self.select_paged(&query, order)?;
+        Ok(QueryResults::Solutions(QuerySolutionIter::from_tuples(
+            rows.variables.into(),
+            rows.rows.into_iter().map(Ok),
+        )))
     }
 
     fn update(&self, update: Update) -> Result<(), StoreError> {

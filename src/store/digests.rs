@@ -134,7 +134,10 @@ impl HistoryStore {
             p = ihi::RECENT_TURNS,
             prefix = Literal::new_simple_literal(self.scheme.derived_prefix()),
         );
-        let solution = self.select(&query, &PageOrder::AsWritten)?.next().transpose();
+        let solution = self
+            .select(&query, &PageOrder::AsWritten)?
+            .next()
+            .transpose();
         Ok(solution
             .map_err(StoreError::QueryEvaluation)?
             .and_then(|solution| match solution.get("n") {

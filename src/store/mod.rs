@@ -31,9 +31,7 @@ use crate::query::{
 };
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
-use oxigraph::model::{
-    Graph, GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Variable,
-};
+use oxigraph::model::{Graph, GraphName, NamedNode, NamedOrBlankNode, Quad, Term, Variable};
 use oxigraph::sparql::{
     CancellationToken, QueryResults, QuerySolution, QuerySolutionIter, SparqlSyntaxError,
 };

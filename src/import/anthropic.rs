@@ -1274,6 +1274,21 @@ mod tests {
     }
 
     #[test]
+    fn the_lines_of_a_merged_response_keep_their_own_message_members() {
+        let all = sessions("5f1c.jsonl", CLAUDE_CODE);
+        let first = &all[0].document()["Turns"][0]["BKNResponse"];
+        let lines = first["lines"].as_array().expect("lines");
+        assert_eq!(lines.len(), 4);
+        // Each line keeps its own message members besides its content (its usage,
+        // which the merged message holds once).
+        for line in lines {
+            assert!(line["message"].get("content").is_none(), "{line}");
+            assert_eq!(line["message"]["id"], first["id"]);
+            assert!(line["message"]["usage"].is_object(), "{line}");
+        }
+    }
+
+    #[test]
     fn claude_code_follows_the_last_branch_and_merges_split_responses() {
         let all = sessions("5f1c.jsonl", CLAUDE_CODE);
         assert_eq!(all.len(), 2, "the main conversation and the rewound one");
@@ -1311,18 +1326,6 @@ mod tests {
         assert_eq!(first["usage"]["output_tokens"], 187);
         let lines = first["lines"].as_array().expect("lines");
         assert_eq!(lines.len(), 4);
-        // Each line keeps its own message members besides its content (the first line's
-        // usage, before the last line's took the merged message's place).
-        assert!(
-            lines
-                .iter()
-                .all(|line| line["message"].get("content").is_none())
-        );
-        assert!(
-            lines
-                .iter()
-                .all(|line| line["message"]["id"] == first["id"])
-        );
         assert_eq!(lines[3]["uuid"], "0a1b2c3d-0005-4000-8000-000000000005");
         // Parallel results as two user lines, in file order, in the next prompt.
         let results = turns[1]["PRCPrompt"]["messages"]

@@ -74,6 +74,12 @@ fn harmony_bodies(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a fixture is a log of requests, each of which repeats the conversation so far.
+fn replays_history(path: &Path) -> bool {
+    path.file_stem()
+        .is_some_and(|stem| stem.to_string_lossy().ends_with("log"))
+}
+
 /// Records an importer documents as no part of the conversation, with the reason; every
 /// other record must be found whole.
 fn kept_out(format: &str, record: &Value) -> Option<&'static str> {
@@ -81,6 +87,8 @@ fn kept_out(format: &str, record: &Value) -> Option<&'static str> {
     match (format, kind) {
         // Codex writes each item again as a UI event; the item itself is kept.
         ("openai-responses", Some("event_msg")) => Some("Codex UI echo of an item"),
+        // A Codex compaction's summary line: counted in a note, not kept (a known gap).
+        ("openai-responses", Some("compacted")) => Some("Codex compaction line"),
         // Claude Code's lines that are no message: a title, a file-backup index, status
         // lines (a compaction's boundary), queue operations. Counted and said, not kept.
         ("anthropic", Some("summary" | "file-history-snapshot" | "system" | "queue-operation")) => {
@@ -109,6 +117,14 @@ fn strings(value: &Value, counts: &mut HashMap<String, usize>) {
 /// Gemini content (a streamed answer's chunks all say `model`, and their joined response
 /// says it once).
 fn source_strings(format: &str, value: &Value, counts: &mut HashMap<String, usize>) {
+    // A Codex rollout line is kept by its payload; the line's own `timestamp` dates its
+    // turn and its `type` says which payload it is (not kept: a known gap).
+    if let Some(payload) = value
+        .get("payload")
+        .filter(|_| format == "openai-responses" && value.get("type").is_some())
+    {
+        return source_strings(format, payload, counts);
+    }
     match value {
         Value::Array(items) => items
             .iter()
@@ -232,6 +248,7 @@ fn messages_of(value: &Value, visit: &mut dyn FnMut(&serde_json::Map<String, Val
 #[test]
 fn every_text_of_every_fixture_is_stored() {
     let (mut texts, mut fixtures_checked) = (0, 0);
+    let mut losses = Vec::new();
     for (format, path) in fixtures() {
         let what = path.display().to_string();
         let records = source_records(&path);
@@ -248,12 +265,20 @@ fn every_text_of_every_fixture_is_stored() {
             for record in records.iter().filter(|r| kept_out(&format, r).is_none()) {
                 source_strings(&format, record, &mut source);
             }
+            if replays_history(&path) {
+                // Each request of a log sends the conversation so far again: a text is
+                // stored once however many requests repeat it.
+                source.values_mut().for_each(|count| *count = 1);
+            }
             let lost = missing(&source, &stored_strings);
-            assert!(lost.is_empty(), "{what}: texts lost: {lost:#?}");
+            if !lost.is_empty() {
+                losses.push(format!("{what}: texts lost: {lost:#?}"));
+            }
             texts += source.values().sum::<usize>();
         }
         fixtures_checked += 1;
     }
+    assert!(losses.is_empty(), "{}", losses.join("\n"));
     eprintln!("{fixtures_checked} fixtures: {texts} source texts, every one stored");
 }
 

@@ -133,17 +133,8 @@ pub fn import_bytes(
     options: &ImportOptions,
     sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
 ) -> ImportSummary {
-    let mut summary = ImportSummary::default();
     let source = Source { name, path: None };
-    import_input(
-        source,
-        bytes_input(bytes),
-        choice,
-        options,
-        sink,
-        &mut summary,
-    );
-    summary
+    import_bytes_of(source, bytes, choice, options, sink)
 }
 
 /// Converts what has been read of the file at `path` (a file being written, cut at the
@@ -156,33 +147,33 @@ pub fn import_file_bytes(
     options: &ImportOptions,
     sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
 ) -> ImportSummary {
-    let mut summary = ImportSummary::default();
     let name = path.display().to_string();
     let place = absolute_place(path);
     let source = Source {
         name: &name,
         path: place.as_deref(),
     };
-    import_input(
-        source,
-        bytes_input(bytes),
-        choice,
-        options,
-        sink,
-        &mut summary,
-    );
-    summary
+    import_bytes_of(source, bytes, choice, options, sink)
 }
 
-/// Bytes in memory as an input, unless they are more than a document may be.
-fn bytes_input(bytes: Vec<u8>) -> Result<Input, ReadError> {
-    if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
+/// Converts bytes in memory from `source`, unless they are more than a document may be.
+fn import_bytes_of(
+    source: Source<'_>,
+    bytes: Vec<u8>,
+    choice: Choice,
+    options: &ImportOptions,
+    sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+) -> ImportSummary {
+    let mut summary = ImportSummary::default();
+    let input = if bytes.len() as u64 > MAX_DOCUMENT_BYTES {
         Err(ReadError::TooLarge {
             limit: MAX_DOCUMENT_BYTES,
         })
     } else {
         Ok(Input::Bytes(bytes.into()))
-    }
+    };
+    import_input(source, input, choice, options, sink, &mut summary);
+    summary
 }
 
 /// Where a file is, absolute and with its links resolved when it can be: what a session

@@ -99,11 +99,18 @@ proptest! {
         prop_assume!(assistants > 0);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("chat.json");
-        std::fs::write(&path, messages(&steps).to_string()).unwrap();
+        let chat = messages(&steps);
+        std::fs::write(&path, chat.to_string()).unwrap();
+        // Input after the last assistant message is one more turn, awaiting its response.
+        let awaiting = chat.as_array().and_then(|m| m.last()).is_some_and(|m| m["role"] != "assistant");
         let documents = convert(&path);
         prop_assert_eq!(documents.len(), 1);
         let document = &documents[0];
-        prop_assert_eq!(document["TurnCount"].as_u64(), Some(assistants as u64));
+        prop_assert_eq!(document["TurnCount"].as_u64(), Some((assistants + usize::from(awaiting)) as u64));
+        if awaiting {
+            let last = document["Turns"].as_array().and_then(|t| t.last()).cloned().unwrap_or_default();
+            prop_assert_eq!(&last["BKNResponse"], &serde_json::json!({}));
+        }
         let checked = check_document(document, CheckOptions::default());
         prop_assert!(checked.problems.iter().all(|p| p.severity != Severity::Error), "{:?}", checked.problems);
 

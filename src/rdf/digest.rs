@@ -62,7 +62,7 @@ impl RecentTurn {
                 .map(|time| Literal::new_typed_literal(time, xsd::DATE_TIME).into()),
             simple(&self.prompt_text),
             simple(&self.answer_text),
-            Some(Literal::from(self.awaiting).into()),
+            Some(Literal::new_simple_literal(if self.awaiting { "true" } else { "false" }).into()),
         ]
     }
 }

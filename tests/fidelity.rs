@@ -188,7 +188,7 @@ fn through_the_store(paths: &[PathBuf], choice: Choice) -> Stored {
         let query = format!(
             "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
              PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
-             SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?x a {class} }} }}"
+             SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH ?g {{ ?x {class} }} }}"
         );
         let QueryResults::Solutions(mut rows) = store.query(&query).unwrap() else {
             panic!("a SELECT gives solutions")
@@ -200,9 +200,9 @@ fn through_the_store(paths: &[PathBuf], choice: Choice) -> Stored {
     };
     Stored {
         documents,
-        invocations: count("ch:ToolInvocation"),
-        results: count("ch:ToolResult"),
-        awaiting: count("ihi:TurnAwaitingResponse"),
+        invocations: count("a ch:ToolInvocation"),
+        results: count("a ch:ToolResult"),
+        awaiting: count("ihi:awaitsResponse true"),
     }
 }
 

@@ -13,7 +13,7 @@
 
 use super::IriScheme;
 use super::vocab::{ch, ihi};
-use oxigraph::model::vocab::{rdf, xsd};
+use oxigraph::model::vocab::xsd;
 use oxigraph::model::{Literal, NamedNode, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::DateTime;
 use serde::{Deserialize, Serialize};
@@ -41,7 +41,7 @@ pub struct RecentTurn {
     /// The text of its answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer_text: Option<String>,
-    /// Whether it awaits its response (`ihi:TurnAwaitingResponse`).
+    /// Whether it awaits its response (`ihi:awaitsResponse`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub awaiting: bool,
 }
@@ -109,9 +109,7 @@ impl RecentTurns {
                 turns.entry(subject).or_default().indexes.push(&quad.object);
             } else if predicate == ihi::ROLE_PROPERTY {
                 turns.entry(subject).or_default().roles.push(&quad.object);
-            } else if predicate == rdf::TYPE
-                && matches!(&quad.object, Term::NamedNode(class) if class.as_ref() == ihi::TURN_AWAITING_RESPONSE)
-            {
+            } else if predicate == ihi::AWAITS_RESPONSE {
                 turns.entry(subject).or_default().awaiting = true;
             } else if predicate == ch::TIMESTAMP {
                 turns.entry(subject).or_default().times.push(&quad.object);

@@ -499,7 +499,7 @@ impl Mapper<'_> {
         let out = &mut self.out;
         out.types(&node, &[ch::CONVERSATION_TURN, prov::ACTIVITY]);
         if turn.response.is_empty() {
-            out.types(&node, &[ihi::TURN_AWAITING_RESPONSE]);
+            out.add(&node, ihi::AWAITS_RESPONSE, Literal::from(true));
         }
         self.memory_item(&node);
         let out = &mut self.out;

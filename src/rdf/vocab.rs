@@ -103,8 +103,8 @@ terms!(
     DATA_EXCHANGE_METADATA = "DataExchangeMetadata",
     /// A tool that tool invocations use.
     TOOL = "Tool",
-    /// A turn whose response has not come yet (`BKNResponse` is `{}`).
-    TURN_AWAITING_RESPONSE = "TurnAwaitingResponse",
+    /// Turn -> `true` when its response has not come yet (`BKNResponse` is `{}`).
+    AWAITS_RESPONSE = "awaitsResponse",
     /// PGM-IHI `Header` (also the DEM's and Simple Time's).
     HEADER = "header",
     /// PGM-IHI `SessionID`.

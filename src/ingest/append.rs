@@ -154,3 +154,41 @@ fn completes(last: &Value, turn: &Value) -> bool {
     };
     awaits && index(last).is_some() && index(last) == index(turn)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn turn(index: u64, prompt: &str, response: &Value) -> Value {
+        json!({"TurnIndex": index, "Role": "H-User",
+            "Timestamp": {"Header": "OSD-STM-V1.5", "SimpleTimeID": format!("t{index}"),
+                "SimpleTimeData": [{"FlagsByte": 3, "StartTime": index, "EndTime": index,
+                                    "AccuracyMode": "single", "AccuracyPlusMinus": 0}]},
+            "PRCPrompt": {"content": prompt}, "BKNResponse": response})
+    }
+
+    #[test]
+    fn a_turn_with_the_index_of_an_awaiting_last_turn_completes_it_in_place() {
+        let store = HistoryStore::in_memory(&Default::default()).expect("store");
+        let new = NewSession {
+            m_instance_id: "m".into(),
+            u_environment_id: "u".into(),
+            data_exchange_metadata: NewSession::minimal_metadata("d", "aim"),
+        };
+        let options = CheckOptions::default();
+        let first = turn(0, "hello", &json!({"content": "hi"}));
+        append_turn(&store, "s", &first, Some(&new), options).expect("started");
+        let waiting = turn(1, "still there?", &json!({}));
+        let outcome = append_turn(&store, "s", &waiting, None, options).expect("appended");
+        assert_eq!((outcome.completed, outcome.turn_count), (false, 2));
+        let answered = turn(1, "still there?", &json!({"content": "yes"}));
+        let outcome = append_turn(&store, "s", &answered, None, options).expect("completed");
+        assert_eq!((outcome.completed, outcome.turn_count), (true, 2));
+        let history = store.history("s").expect("stored");
+        assert_eq!(history.turns[1].response["content"], "yes");
+        // An answered last turn is not replaced: the same index again is refused.
+        let again = turn(1, "once more", &json!({"content": "no"}));
+        assert!(append_turn(&store, "s", &again, None, options).is_err());
+    }
+}

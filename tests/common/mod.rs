@@ -2,6 +2,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
 pub mod servers;
+pub mod serving;
 
 use assert_cmd::Command;
 use serde_json::Value;

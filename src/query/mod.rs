@@ -4,12 +4,14 @@
 //! sits below [`store`](crate::store).
 
 mod canned;
+mod nesting;
 mod paging;
 mod parameters;
 mod patterns;
 mod results;
 
 pub use canned::*;
+pub use nesting::{MAX_NESTING, TooDeep, check_nesting};
 pub(crate) use paging::{keyed_page, ordered_page};
 pub use parameters::{
     Argument, Arguments, Parameter, ParameterError, ParameterKind, parse_date_time,

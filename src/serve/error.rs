@@ -134,6 +134,7 @@ impl From<StoreError> for ApiError {
         let status = match &error {
             StoreError::UnknownSession { .. } => StatusCode::NOT_FOUND,
             StoreError::QuerySyntax(_)
+            | StoreError::TooDeep(_)
             | StoreError::UpdateNotAllowed
             | StoreError::Parameter(_)
             | StoreError::SingleGraphFormat { .. }

@@ -4,6 +4,7 @@
 //! error the model can read and correct.
 
 use super::ApiError;
+use super::QueryLimits;
 use super::error::chain;
 use super::memory::{MemoryRequest, context_json, context_options, remembered_json};
 use super::rows::json_rows;
@@ -23,14 +24,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::io;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// The tools, over one store.
 #[derive(Clone)]
 pub struct McpTools {
     store: Arc<HistoryStore>,
     max_rows: usize,
-    query_timeout: Duration,
+    /// What a query may take (time, memory, a place among the running ones).
+    queries: QueryLimits,
     /// Writes go one at a time, with the HTTP server's.
     writing: Arc<Mutex<()>>,
     /// The HTTP server's token: over HTTP, a tool that writes needs it.
@@ -134,13 +135,13 @@ impl McpTools {
     pub fn new(
         store: Arc<HistoryStore>,
         max_rows: usize,
-        query_timeout: Duration,
+        queries: QueryLimits,
         writing: Arc<Mutex<()>>,
     ) -> Self {
         Self {
             store,
             max_rows,
-            query_timeout,
+            queries,
             writing,
             token: None,
             stdio_writes: false,
@@ -397,28 +398,12 @@ impl McpTools {
             .await
     }
 
-    /// Runs store work on a blocking thread within the time limit.
+    /// Runs store work on a query thread of its own, under the query limits.
     async fn blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce(&HistoryStore, &CancellationToken) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let store = Arc::clone(&self.store);
-        let cancel = CancellationToken::new();
-        let token = cancel.clone();
-        let task = tokio::task::spawn_blocking(move || work(&store, &token));
-        match tokio::time::timeout(self.query_timeout, task).await {
-            Ok(Ok(done)) => done,
-            Ok(Err(error)) => Err(ApiError::internal(format!(
-                "the tool's work failed: {error}"
-            ))),
-            Err(_) => {
-                cancel.cancel();
-                Err(ApiError::internal(format!(
-                    "the query ran past the time limit of {} s and was stopped: narrow it",
-                    self.query_timeout.as_secs_f64()
-                )))
-            }
-        }
+        self.queries.run(Arc::clone(&self.store), work).await
     }
 }
 

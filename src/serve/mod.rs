@@ -9,7 +9,9 @@
 //! caller gives (method, path, status, duration; never a body or a token).
 
 mod auth;
+mod budget;
 mod error;
+mod limits;
 mod mcp;
 mod memory;
 mod negotiate;
@@ -19,7 +21,9 @@ mod rows;
 mod sessions;
 mod sparql;
 
+pub use budget::Budgeted;
 pub use error::ApiError;
+pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
 
 use crate::store::HistoryStore;
@@ -57,6 +61,11 @@ pub struct ServeOptions {
     pub allow_update: bool,
     /// How long a query may run.
     pub query_timeout: Duration,
+    /// The memory all running queries may hold together (held only where [`Budgeted`]
+    /// is the program's allocator, as in the `ihigraph` binary).
+    pub query_memory: usize,
+    /// How many queries may run at once.
+    pub max_queries: usize,
     /// The most rows (solutions or triples) in one answer.
     pub max_results: usize,
     /// The largest request body.
@@ -73,6 +82,8 @@ impl Default for ServeOptions {
             token: None,
             allow_update: false,
             query_timeout: DEFAULT_QUERY_TIMEOUT,
+            query_memory: DEFAULT_QUERY_MEMORY,
+            max_queries: DEFAULT_MAX_QUERIES,
             max_results: DEFAULT_MAX_RESULTS,
             max_body: DEFAULT_MAX_BODY,
             allowed_hosts: Vec::new(),
@@ -86,6 +97,8 @@ impl std::fmt::Debug for ServeOptions {
             .field("token", &self.token.as_ref().map(|_| "(hidden)"))
             .field("allow_update", &self.allow_update)
             .field("query_timeout", &self.query_timeout)
+            .field("query_memory", &self.query_memory)
+            .field("max_queries", &self.max_queries)
             .field("max_results", &self.max_results)
             .field("max_body", &self.max_body)
             .field("allowed_hosts", &self.allowed_hosts)
@@ -116,6 +129,8 @@ pub(crate) struct AppState {
     pub(crate) options: Arc<ServeOptions>,
     /// Writes go one at a time: an append reads a session and writes it back.
     pub(crate) writing: Arc<Mutex<()>>,
+    /// What a client's query may take, shared with the MCP tools.
+    pub(crate) queries: QueryLimits,
 }
 
 impl AppState {
@@ -155,10 +170,16 @@ pub fn router(
     log: RequestLog,
     cancel: &CancellationToken,
 ) -> Router {
+    let queries = QueryLimits::new(
+        options.query_timeout,
+        options.query_memory,
+        options.max_queries,
+    );
     let state = AppState {
         store: Arc::clone(&store),
         writing: Arc::new(Mutex::new(())),
         options: Arc::new(options),
+        queries: queries.clone(),
     };
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
@@ -176,7 +197,7 @@ pub fn router(
     let tools = McpTools::new(
         store,
         state.options.max_results,
-        state.options.query_timeout,
+        queries,
         Arc::clone(&state.writing),
     )
     .with_token(state.options.token.clone());

@@ -4,7 +4,9 @@
 
 use super::negotiate::{choose, content_type};
 use super::{ApiError, AppState, auth};
-use crate::query::{GraphFormat, ResultsFormat, ResultsShape, write_results_shaped};
+use crate::query::{
+    GraphFormat, MAX_NESTING, ResultsFormat, ResultsShape, check_nesting, write_results_shaped,
+};
 use crate::store::{HistoryStore, QueryOptions, StoreError};
 use axum::Router;
 use axum::body::Bytes;
@@ -15,6 +17,7 @@ use axum::routing::get;
 use oxigraph::model::NamedNode;
 use oxigraph::sparql::CancellationToken;
 use spargebra::{Query, SparqlParser};
+use std::sync::Arc;
 
 /// The media types of SELECT and ASK answers, the first one the default.
 pub(crate) const RESULTS_OFFERS: &[(&str, ResultsFormat)] = &[
@@ -117,6 +120,8 @@ async fn answer(
 /// The answer's shape: a query's form decides between the results and the graph
 /// formats, and the `Accept` header within them.
 fn shape_for(text: &str, headers: &HeaderMap, max_rows: usize) -> Result<Shaped, ApiError> {
+    // Nothing is parsed that nests deeper than the parser's stack holds.
+    check_nesting(text, MAX_NESTING).map_err(|error| ApiError::bad_request(error.to_string()))?;
     let graph_form = match SparqlParser::new().parse_query(text) {
         Ok(query) => matches!(query, Query::Construct { .. } | Query::Describe { .. }),
         // The store tells what is wrong with the text.
@@ -159,8 +164,9 @@ pub(crate) struct Shaped {
     pub(crate) shape: ResultsShape,
 }
 
-/// Runs a query on a blocking thread within the time limit, and writes its answer in
-/// `shaped`; past the limit the query is cancelled and 503 answered.
+/// Runs a query on a thread of its own under the server's query limits, and writes its
+/// answer in `shaped`; past the time or memory limit the query is stopped and 503
+/// answered.
 pub(crate) async fn run_query(
     state: &AppState,
     shaped: Shaped,
@@ -171,27 +177,15 @@ pub(crate) async fn run_query(
     + Send
     + 'static,
 ) -> Result<Response, ApiError> {
-    let cancel = CancellationToken::new();
-    let token = cancel.clone();
-    let work = state.blocking(move |store| {
-        let results = query(store, &token)?;
-        let mut body = Vec::new();
-        write_results_shaped(results, shaped.shape, store.scheme().base(), &mut body)?;
-        Ok(body)
-    });
-    let limit = state.options.query_timeout;
-    let body = if let Ok(done) = tokio::time::timeout(limit, work).await {
-        done?
-    } else {
-        cancel.cancel();
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the query ran past the time limit of {} s (the server's --query-timeout) and was stopped",
-                limit.as_secs_f64()
-            ),
-        ));
-    };
+    let body = state
+        .queries
+        .run(Arc::clone(&state.store), move |store, token| {
+            let results = query(store, token)?;
+            let mut body = Vec::new();
+            write_results_shaped(results, shaped.shape, store.scheme().base(), &mut body)?;
+            Ok(body)
+        })
+        .await?;
     let mut response = body.into_response();
     let media = if shaped.media.starts_with("text/") {
         format!("{}; charset=utf-8", shaped.media)

@@ -51,6 +51,9 @@ pub enum StoreError {
     /// A SPARQL query does not parse.
     #[error("invalid SPARQL query")]
     QuerySyntax(#[source] SparqlSyntaxError),
+    /// A SPARQL text nests deeper than it may be parsed (checked before parsing).
+    #[error(transparent)]
+    TooDeep(#[from] crate::query::TooDeep),
     /// A SPARQL update was given where only queries are allowed.
     #[error("this is a SPARQL update, and queries are read-only: run it as an update")]
     UpdateNotAllowed,

@@ -26,8 +26,8 @@ pub use writer::SessionWriter;
 
 use crate::model::InteractionHistory;
 use crate::query::{
-    Arguments, CannedQuery, RECENT_TURNS, RECENT_TURNS_COLUMNS, recent_turns_arguments,
-    set_dataset, set_named_graphs,
+    Arguments, CannedQuery, MAX_NESTING, RECENT_TURNS, RECENT_TURNS_COLUMNS, check_nesting,
+    recent_turns_arguments, set_dataset, set_named_graphs,
 };
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
@@ -434,6 +434,7 @@ impl HistoryStore {
         sparql: &str,
         options: &QueryOptions,
     ) -> Result<QueryResults<'static>, StoreError> {
+        check_nesting(sparql, MAX_NESTING)?;
         let mut query = SparqlParser::new()
             .parse_query(sparql)
             .map_err(|error| update_or_syntax(sparql, error))?;
@@ -468,6 +469,7 @@ impl HistoryStore {
     /// hold for what ihigraph wrote. On the embedded store `LOAD` and `SERVICE` fail:
     /// Oxigraph is built without its HTTP client.
     pub fn update(&self, sparql: &str) -> Result<(), StoreError> {
+        check_nesting(sparql, MAX_NESTING)?;
         let mut update = SparqlParser::new()
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;

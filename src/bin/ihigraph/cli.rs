@@ -219,6 +219,14 @@ pub struct QueryLimitArgs {
     #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_RESULTS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_results: usize,
+    /// The memory all running queries may hold together (KiB, MiB, GiB); the query whose
+    /// allocation goes past it is stopped.
+    #[arg(long, default_value = "1GiB", value_name = "SIZE", value_parser = parse_size)]
+    pub query_memory: usize,
+    /// How many queries may run at once; beyond it a query is answered 503 at once.
+    #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_QUERIES, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+    pub max_queries: usize,
 }
 
 /// A size in bytes: a number with an optional KiB, MiB or GiB.

@@ -19,8 +19,13 @@ use std::process::ExitCode;
 /// that every part of the process allocates from one allocator. glibc's malloc took a
 /// third of the time of a context (`perf`); with mimalloc a context takes a quarter
 /// less.
+///
+/// Wrapped in [`Budgeted`](ihigraph::serve::Budgeted), which charges what a client's query
+/// allocates to the server's query memory budget, so that a runaway query is stopped
+/// before it takes the machine's memory.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: ihigraph::serve::Budgeted<mimalloc::MiMalloc> =
+    ihigraph::serve::Budgeted(mimalloc::MiMalloc);
 
 fn main() -> ExitCode {
     run().into()

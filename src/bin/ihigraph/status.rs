@@ -98,6 +98,7 @@ fn of_store_error(error: &StoreError) -> Status {
         StoreError::Remote(RemoteError::BadUrl { .. }) => Status::Usage,
         StoreError::Remote(RemoteError::Status { status, .. }) if *status == 400 => Status::Refused,
         StoreError::QuerySyntax(_)
+        | StoreError::TooDeep(_)
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)
         | StoreError::UnknownSession { .. }

@@ -6,7 +6,8 @@ use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::HistoryStore;
 use ihigraph::serve::{
-    McpTools, RequestLog, RequestRecord, ServeOptions, Shutdown, router, serve, serve_mcp_stdio,
+    McpTools, QUERY_STACK, QueryLimits, RequestLog, RequestRecord, ServeOptions, Shutdown, router,
+    serve, serve_mcp_stdio,
 };
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,6 +24,8 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         token,
         allow_update: args.allow_update,
         query_timeout: query_timeout(&args.limits)?,
+        query_memory: args.limits.query_memory,
+        max_queries: args.limits.max_queries,
         max_results: args.limits.max_results,
         max_body: args.max_body,
         allowed_hosts: args.allowed_hosts.clone(),
@@ -67,7 +70,11 @@ pub fn stdio(store: HistoryStore, args: &McpArgs) -> Result<Status> {
     let tools = McpTools::new(
         Arc::new(store),
         args.limits.max_results,
-        query_timeout(&args.limits)?,
+        QueryLimits::new(
+            query_timeout(&args.limits)?,
+            args.limits.query_memory,
+            args.limits.max_queries,
+        ),
         Arc::new(Mutex::new(())),
     )
     .with_stdio_writes(args.allow_write);
@@ -80,7 +87,10 @@ pub fn stdio(store: HistoryStore, args: &McpArgs) -> Result<Status> {
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
+    // Each client query runs on a thread of its own with this stack; the runtime's
+    // threads, which parse a query's text to choose its answer's format, get it too.
     tokio::runtime::Builder::new_multi_thread()
+        .thread_stack_size(QUERY_STACK)
         .enable_all()
         .build()
         .context("cannot start the server's runtime")

@@ -198,20 +198,37 @@ fn mcp_initialize_floods_leave_no_sessions() {
     );
 }
 
-/// Streams a `PUT /sessions/x` of `size` bytes (chunked, or with its length declared),
-/// stopping at the first sign of an answer; gives the status and how much was sent.
+/// Streams a `PUT /sessions/x` of `size` bytes (chunked, or with its length declared).
 fn put_huge(
     address: &str,
     authorization: Option<&str>,
     size: usize,
     chunked: bool,
 ) -> (u16, usize, Duration) {
+    let authorization = authorization.map(|value| format!("Authorization: {value}\r\n"));
+    send_huge(
+        address,
+        "PUT /sessions/x",
+        authorization.as_deref().unwrap_or(""),
+        size,
+        chunked,
+    )
+}
+
+/// Streams a request of `size` bytes after `request` (method and target) and `headers`
+/// (each ending in CRLF), stopping at the first sign of an answer; gives the status, how
+/// much was sent and how long it took.
+fn send_huge(
+    address: &str,
+    request: &str,
+    headers: &str,
+    size: usize,
+    chunked: bool,
+) -> (u16, usize, Duration) {
     let started = Instant::now();
     let mut stream = connect(address);
-    let mut head = format!("PUT /sessions/x HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    if let Some(value) = authorization {
-        head.push_str(&format!("Authorization: {value}\r\n"));
-    }
+    let mut head =
+        format!("{request} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n{headers}");
     head.push_str(&if chunked {
         "Transfer-Encoding: chunked\r\n\r\n".to_owned()
     } else {
@@ -629,5 +646,152 @@ fn connections_past_the_cap_leave_health_answering() {
     assert!(
         after < before + 64,
         "memory grew from {before} to {after} MiB"
+    );
+}
+
+/// A client that asks for a long answer and never reads it: the server's writes stall,
+/// and the connection is closed at the idle timeout instead of being held for ever.
+#[test]
+fn answers_left_unread_are_dropped() {
+    let (server, _) = started(&["--idle-timeout", "2"]);
+    let query = "SELECT * { ?a ?b ?c . ?d ?e ?f } LIMIT 20000";
+    let target = format!(
+        "/sparql?query={}",
+        query
+            .replace(' ', "%20")
+            .replace('{', "%7B")
+            .replace('}', "%7D")
+            .replace('?', "%3F")
+    );
+    // Read whole once: how long the answer is and how long it takes to make.
+    let address = address(&server);
+    let started_at = Instant::now();
+    let (status, whole) = raw(&address, &get_with_host(&target, Some("localhost")));
+    let making = started_at.elapsed();
+    assert_eq!(status, 200, "{whole}");
+    let mut stream = connect(&address);
+    let request = format!("GET {target} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    // Not a byte read until well past the idle timeout after the answer was made.
+    thread::sleep(making + Duration::from_secs(4));
+    let (_, answer) = until_closed(&mut stream, Instant::now());
+    eprintln!(
+        "[hostile/http] an answer of {:.1} MB left unread: closed after {:.1} MB were sent \
+         (idle timeout 2 s)",
+        whole.len() as f64 / 1e6,
+        answer.len() as f64 / 1e6
+    );
+    assert!(
+        answer.len() < whole.len(),
+        "the whole answer was sent: nothing stalled"
+    );
+    assert_eq!(get(&server.url("/healthz")).status, 200);
+}
+
+/// Every route that writes answers from the head, whatever the body: 401 without the
+/// token, 403 on a read-only server; bodies without the token are cut at the query
+/// limit (1 MiB), on the routes that read (SPARQL, MCP) too.
+#[test]
+fn every_write_route_refuses_before_the_body() {
+    let (server, _) = started(&[]);
+    let address = address(&server);
+    let json = "Content-Type: application/json\r\n";
+    let update = "Content-Type: application/sparql-update\r\n";
+    let form = "Content-Type: application/x-www-form-urlencoded\r\n";
+    let mcp = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+    let writes = [
+        ("PUT /sessions/x", json),
+        ("POST /sessions/x/turns", json),
+        ("POST /sessions/x/memory", json),
+        ("DELETE /sessions/x", ""),
+        ("DELETE /memory/x", ""),
+        ("POST /sparql", update),
+    ];
+    for (request, headers) in writes {
+        let wrong = format!("{headers}Authorization: Bearer not-{TOKEN}\r\n");
+        for (headers, chunked) in [(headers, true), (headers, false), (wrong.as_str(), true)] {
+            let (status, sent, took) = send_huge(&address, request, headers, 100_000_000, chunked);
+            assert_eq!(status, 401, "{request} {headers}");
+            assert!(
+                sent < 20_000_000,
+                "{request}: {sent} bytes sent before the 401"
+            );
+            assert!(took < Duration::from_secs(20), "{request}: {took:?}");
+        }
+    }
+    for (request, headers) in [
+        ("POST /sparql", form),
+        ("POST /mcp", mcp),
+        ("POST /nowhere", json),
+    ] {
+        for chunked in [true, false] {
+            let (status, sent, _) = send_huge(&address, request, headers, 100_000_000, chunked);
+            let expected = if request == "POST /nowhere" { 401 } else { 413 };
+            assert_eq!(status, expected, "{request} chunked: {chunked}");
+            assert!(sent < 20_000_000, "{request}: {sent} bytes sent");
+        }
+    }
+    // With the token, a query over the query limit is read: it is the token's to send.
+    let big_query = format!("query=ASK%7B%7D{}", "%20".repeat(700_000));
+    let bearer = format!("Bearer {TOKEN}");
+    let headers = [
+        ("Content-Type", "application/x-www-form-urlencoded"),
+        ("Authorization", bearer.as_str()),
+    ];
+    let answered = call(
+        "POST",
+        &server.url("/sparql"),
+        &headers,
+        Some(big_query.as_bytes()),
+    );
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    // Without it, the same body is refused (from its declared length, before it is read).
+    let (status, _, _) = send_huge(&address, "POST /sparql", form, big_query.len(), false);
+    assert_eq!(status, 413);
+    drop(server);
+
+    let dir = tempfile::tempdir().unwrap();
+    let read_only = Server::on(&dir.path().join("store"), None, &[]);
+    let address = self::address(&read_only);
+    for (request, headers) in writes {
+        let (status, sent, _) = send_huge(&address, request, headers, 100_000_000, true);
+        assert_eq!(status, 403, "{request} on a read-only server");
+        assert!(
+            sent < 20_000_000,
+            "{request}: {sent} bytes sent before the 403"
+        );
+    }
+}
+
+/// When every place under the cap holds a request in flight (here bodies trickling in),
+/// a new connection waits in the listen queue until one ends, at the latest at the body
+/// timeout; then `/healthz` is answered.
+#[test]
+fn a_new_connection_waits_while_every_place_is_busy() {
+    let (server, _) = started(&["--max-connections", "8", "--body-timeout", "2"]);
+    let address = address(&server);
+    let head = "POST /sparql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/sparql-query\r\nContent-Length: 1000\r\n\r\n";
+    let busy: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let mut stream = connect(&address);
+            stream.write_all(head.as_bytes()).unwrap();
+            stream.write_all(b"ASK").unwrap();
+            stream
+        })
+        .collect();
+    // Let the server take all eight before asking for its health.
+    thread::sleep(Duration::from_millis(300));
+    let started_at = Instant::now();
+    let reply = get(&server.url("/healthz"));
+    let waited = started_at.elapsed();
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    for mut stream in busy {
+        let (_, answer) = until_closed(&mut stream, Instant::now());
+        assert_eq!(status_of(&answer).0, 408);
+    }
+    eprintln!(
+        "[hostile/http] 8 trickling bodies filling a cap of 8: /healthz answered after {:.2} s \
+         (body timeout 2 s)",
+        waited.as_secs_f64()
     );
 }

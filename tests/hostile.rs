@@ -6,5 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::print_stderr)]
 
 mod common;
+#[path = "hostile/http.rs"]
+mod http;
 #[path = "hostile/query.rs"]
 mod query;

@@ -5,11 +5,18 @@
 //! server was given. Every store call runs on tokio's blocking threads, so a long ingest
 //! never holds up a reader, and writes go one at a time.
 //!
+//! No client can hold it: every request passes the front door (`door.rs`: a `Host` the
+//! server answers to, the token checked before a write's body is read, bodies read under a
+//! size limit and a deadline), and every connection is watched (`connections.rs`: header,
+//! idle and stalled-write timeouts, a cap on open connections).
+//!
 //! The library prints nothing: each request answered is told to the [`RequestLog`] the
 //! caller gives (method, path, status, duration; never a body or a token).
 
 mod auth;
 mod budget;
+mod connections;
+mod door;
 mod error;
 mod limits;
 mod mcp;
@@ -22,6 +29,10 @@ mod sessions;
 mod sparql;
 
 pub use budget::Budgeted;
+pub use connections::{
+    ConnectionLimits, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, serve,
+};
+pub use door::LARGE_BODIES_AT_ONCE;
 pub use error::ApiError;
 pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
@@ -32,18 +43,20 @@ use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use std::future::Future;
-use std::io;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 /// The largest request body taken unless told otherwise: 256 MiB, as `ingest` reads.
 pub const DEFAULT_MAX_BODY: usize = 256 * 1024 * 1024;
+/// The largest body taken without the token unless told otherwise (a query, an MCP
+/// call): 1 MiB.
+pub const DEFAULT_MAX_QUERY_BODY: usize = 1024 * 1024;
+/// How long a request's body may take to arrive whole unless told otherwise.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a query may run unless told otherwise.
 pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The most rows (solutions or triples) in one answer unless told otherwise.
@@ -68,11 +81,15 @@ pub struct ServeOptions {
     pub max_queries: usize,
     /// The most rows (solutions or triples) in one answer.
     pub max_results: usize,
-    /// The largest request body.
+    /// The largest request body, from a bearer of the token.
     pub max_body: usize,
-    /// Host names (`host` or `host:port`) that MCP clients may reach the server by,
-    /// beside the loopback names: MCP refuses other `Host` headers, against DNS
-    /// rebinding.
+    /// The largest request body without the token (a query, an MCP call).
+    pub max_query_body: usize,
+    /// How long a request's body may take to arrive whole, from the end of its head.
+    pub body_timeout: Duration,
+    /// Host names (`host` for any port, `host:port`, or `*` for any) that clients may
+    /// reach the server by, beside the loopback names: every route refuses other `Host`
+    /// headers, against DNS rebinding.
     pub allowed_hosts: Vec<String>,
 }
 
@@ -86,6 +103,8 @@ impl Default for ServeOptions {
             max_queries: DEFAULT_MAX_QUERIES,
             max_results: DEFAULT_MAX_RESULTS,
             max_body: DEFAULT_MAX_BODY,
+            max_query_body: DEFAULT_MAX_QUERY_BODY,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: Vec::new(),
         }
     }
@@ -101,6 +120,8 @@ impl std::fmt::Debug for ServeOptions {
             .field("max_queries", &self.max_queries)
             .field("max_results", &self.max_results)
             .field("max_body", &self.max_body)
+            .field("max_query_body", &self.max_query_body)
+            .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
             .finish()
     }
@@ -131,6 +152,8 @@ pub(crate) struct AppState {
     pub(crate) writing: Arc<Mutex<()>>,
     /// What a client's query may take, shared with the MCP tools.
     pub(crate) queries: QueryLimits,
+    /// Places for bodies larger than a query, read and held at once.
+    pub(crate) large_bodies: Arc<Semaphore>,
 }
 
 impl AppState {
@@ -162,7 +185,8 @@ impl AppState {
     }
 }
 
-/// The whole HTTP application: SPARQL protocol, REST, canned queries, health, MCP. The
+/// The whole HTTP application: SPARQL protocol, REST, canned queries, health, MCP, every
+/// request through the front door (host check, token before body, body limits). The
 /// `cancel` token ends MCP's open streams at shutdown.
 pub fn router(
     store: Arc<HistoryStore>,
@@ -178,22 +202,19 @@ pub fn router(
     let state = AppState {
         store: Arc::clone(&store),
         writing: Arc::new(Mutex::new(())),
+        large_bodies: Arc::new(Semaphore::new(LARGE_BODIES_AT_ONCE)),
         options: Arc::new(options),
         queries: queries.clone(),
     };
-    let mut mcp_config = StreamableHttpServerConfig::default()
+    // Stateless: the tools keep nothing between calls, so no session is kept either (a
+    // session each `initialize` would be memory any client could fill). The front door
+    // checks the Host of every route, /mcp's too, and has read the body already.
+    let mcp_config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(false)
         .with_cancellation_token(cancel.child_token())
         .with_json_response(true)
-        .with_max_request_body_bytes(state.options.max_body);
-    if !state.options.allowed_hosts.is_empty() {
-        let mut hosts = vec![
-            "localhost".to_owned(),
-            "127.0.0.1".to_owned(),
-            "::1".to_owned(),
-        ];
-        hosts.extend(state.options.allowed_hosts.iter().cloned());
-        mcp_config = mcp_config.with_allowed_hosts(hosts);
-    }
+        .with_max_request_body_bytes(state.options.max_body)
+        .disable_allowed_hosts();
     let tools = McpTools::new(
         store,
         state.options.max_results,
@@ -203,7 +224,7 @@ pub fn router(
     .with_token(state.options.token.clone());
     let mcp = StreamableHttpService::new(
         move || Ok(tools.clone()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(NeverSessionManager::default()),
         mcp_config,
     );
     Router::new()
@@ -216,7 +237,8 @@ pub fn router(
         .nest_service("/mcp", mcp)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.options.max_body))
-        .with_state(state)
+        .with_state(state.clone())
+        .layer(middleware::from_fn_with_state(state, door::front_door))
         .layer(middleware::from_fn_with_state(log, log_request))
 }
 
@@ -228,39 +250,6 @@ pub enum Shutdown {
     /// Requests were still running after [`SHUTDOWN_GRACE`]: they were cut short, and a
     /// write among them is rolled back (each write is atomic).
     CutShort,
-}
-
-/// Serves `router` on `listener` until `shutdown` completes; then in-flight requests
-/// have [`SHUTDOWN_GRACE`] to finish, and MCP streams are closed through `cancel`.
-///
-/// # Errors
-///
-/// When the listener fails.
-pub async fn serve(
-    listener: TcpListener,
-    router: Router,
-    cancel: CancellationToken,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> io::Result<Shutdown> {
-    let stopping = CancellationToken::new();
-    let started = stopping.clone();
-    let server = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown.await;
-        started.cancel();
-        cancel.cancel();
-    });
-    let deadline = async {
-        stopping.cancelled().await;
-        tokio::time::sleep(SHUTDOWN_GRACE).await;
-    };
-    tokio::select! {
-        served = server => served.map(|()| Shutdown::Drained),
-        () = deadline => Ok(Shutdown::CutShort),
-    }
 }
 
 async fn health(State(state): State<AppState>) -> Response {

@@ -191,13 +191,36 @@ pub struct ServeArgs {
     pub allow_update: bool,
     #[command(flatten)]
     pub limits: QueryLimitArgs,
-    /// The largest request body, in bytes (suffixes KiB, MiB, GiB); larger ones get 413.
+    /// The largest request body from a bearer of the token, in bytes (suffixes KiB, MiB,
+    /// GiB); larger ones get 413.
     #[arg(long, default_value = "256MiB", value_name = "SIZE", value_parser = parse_size)]
     pub max_body: usize,
-    /// A host name (or host:port) MCP clients reach this server by, beside localhost;
-    /// MCP refuses other Host headers, against DNS rebinding. Repeat for several.
+    /// The largest request body without the token (a query, an MCP call); larger ones get
+    /// 413, and a write without the token gets 401 before its body is read.
+    #[arg(long, default_value = "1MiB", value_name = "SIZE", value_parser = parse_size)]
+    pub max_query_body: usize,
+    /// A host name (host for any port, host:port, or * for any) clients reach this server
+    /// by, beside localhost, 127.0.0.1 and [::1]; requests with another Host header get
+    /// 403, against DNS rebinding. Repeat for several.
     #[arg(long = "allowed-host", value_name = "HOST")]
     pub allowed_hosts: Vec<String>,
+    /// Seconds a request's head may take, from when the connection waits for it (opened,
+    /// or a first byte after an idle spell); then the connection is closed.
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub header_timeout: std::time::Duration,
+    /// Seconds a request's body may take to arrive whole after its head; then 408.
+    #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub body_timeout: std::time::Duration,
+    /// Seconds a connection may stay open with no request, or with an answer its client
+    /// does not read; then it is closed.
+    #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub idle_timeout: std::time::Duration,
+    /// The most connections open at once; beyond it, a new one closes the one waiting
+    /// longest without a request, or waits for a place when all are busy. Keep it well
+    /// under the process's file limit (ulimit -n).
+    #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_CONNECTIONS, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_connections: usize,
 }
 
 #[derive(Debug, Args)]
@@ -227,6 +250,16 @@ pub struct QueryLimitArgs {
     #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_QUERIES, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     pub max_queries: usize,
+}
+
+/// A positive number of seconds, fractions allowed.
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|seconds| std::time::Duration::try_from_secs_f64(seconds).ok())
+        .filter(|duration| !duration.is_zero())
+        .ok_or_else(|| format!("{text:?} is not a positive number of seconds such as 10 or 0.5"))
 }
 
 /// A size in bytes: a number with an optional KiB, MiB or GiB.

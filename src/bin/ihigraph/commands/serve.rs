@@ -6,8 +6,8 @@ use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::HistoryStore;
 use ihigraph::serve::{
-    McpTools, QUERY_STACK, QueryLimits, RequestLog, RequestRecord, ServeOptions, Shutdown, router,
-    serve, serve_mcp_stdio,
+    ConnectionLimits, McpTools, QUERY_STACK, QueryLimits, RequestLog, RequestRecord, ServeOptions,
+    Shutdown, router, serve, serve_mcp_stdio,
 };
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -28,7 +28,14 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         max_queries: args.limits.max_queries,
         max_results: args.limits.max_results,
         max_body: args.max_body,
+        max_query_body: args.max_query_body,
+        body_timeout: args.body_timeout,
         allowed_hosts: args.allowed_hosts.clone(),
+    };
+    let limits = ConnectionLimits {
+        header_timeout: args.header_timeout,
+        idle_timeout: args.idle_timeout,
+        max_connections: args.max_connections,
     };
     let runtime = runtime()?;
     let location = store.location();
@@ -48,11 +55,14 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         }
         if !address.ip().is_loopback() {
             eprintln!("ihigraph: warning: {address} is reachable from other machines, and reads are open to all of them");
+            if options.allowed_hosts.is_empty() {
+                eprintln!("ihigraph: warning: only requests for localhost, 127.0.0.1 and [::1] are answered (others get 403, against DNS rebinding): pass --allowed-host NAME for each name clients reach this server by");
+            }
         }
         eprintln!("ihigraph: serving {location} at http://{address}/ (SPARQL /sparql, REST /sessions, queries /queries, MCP /mcp)");
         let cancel = CancellationToken::new();
         let app = router(Arc::new(store), options, request_log(), &cancel);
-        serve(listener, app, cancel, stop_signal()).await.context("the server failed")
+        serve(listener, app, limits, cancel, stop_signal()).await.context("the server failed")
     })?;
     if shutdown == Shutdown::CutShort {
         eprintln!(

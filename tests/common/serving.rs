@@ -73,14 +73,12 @@ impl Server {
     /// How many of the server's threads run a client's query now.
     pub fn query_threads(&self) -> usize {
         let tasks = format!("/proc/{}/task", self.child.id());
-        std::fs::read_dir(tasks)
-            .map(|tasks| {
-                tasks
-                    .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
-                    .filter(|name| name.trim() == "ihigraph-query")
-                    .count()
-            })
-            .unwrap_or(0)
+        std::fs::read_dir(tasks).map_or(0, |tasks| {
+            tasks
+                .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+                .filter(|name| name.trim() == "ihigraph-query")
+                .count()
+        })
     }
 
     pub fn log(&self) -> Vec<String> {

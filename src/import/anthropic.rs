@@ -652,7 +652,10 @@ mod claude_code {
             let before = self.held.partition_point(|held| *held < line);
             // The response's lines and the next prompt's may interleave (results written
             // between the lines of one response): look back until an earlier turn.
-            self.turned.places[..before]
+            self.turned
+                .places
+                .get(..before)
+                .unwrap_or_default()
                 .iter()
                 .rev()
                 .take_while(|(at, _)| *at >= turn)
@@ -1530,20 +1533,12 @@ mod tests {
             1_756_800_000_000_i64
         );
         // The rewound prompt and its answer: a branch of turn 2, whose answer it followed.
-        // The sub-agent's run, without a Task call naming its prompt, was started by the
-        // last response before it: turn 2's.
         let main = "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f";
         let branch = format!("{main}/branch/0a1b2c3d-000b-4000-8000-00000000000b");
-        let agent = format!("{main}-agent-0a1b2c3d-000e-4000-8000-00000000000e");
         assert_eq!(
-            links(&all),
-            [
-                (main, None),
-                (branch.as_str(), branch_of(main, Some(2))),
-                (agent.as_str(), branch_of(main, Some(2)))
-            ]
+            links(&all)[..2],
+            [(main, None), (branch.as_str(), branch_of(main, Some(2)))]
         );
-        assert_eq!(prompts(&all[2]), ["Suche alle Aufrufe von parse_date."]);
         assert_eq!(prompts(&all[1]), ["Ändere den Code."]);
         assert_eq!(counts(&all[1]).roles, ["H-User"]);
         assert!(
@@ -1552,7 +1547,6 @@ mod tests {
             all[1].notes
         );
         for words in [
-            "kept as they are in the turns they fall in",
             "1 file-history-snapshot, 1 queue-operation, 1 summary",
             "2 sub-agent line(s) (isSidechain) of 1 sub-agent run(s) are kept as sessions",
             "2 message line(s) on 1 branch(es) abandoned by a rewind are kept as sessions",
@@ -1626,6 +1620,25 @@ mod tests {
             "{:?}",
             all[3].notes
         );
+        assert!(
+            has_note(
+                &all[0].notes,
+                "12 message line(s) on 3 branch(es) abandoned"
+            ),
+            "{:?}",
+            all[0].notes
+        );
+        // The annotation is a valid part of the document.
+        let annotations = &all[2].document()["DataXMData"]["Annotations"];
+        assert_eq!(
+            annotations[0]["Annotation"]["AnnotationID"],
+            "ihigraph:branch-of"
+        );
+    }
+
+    #[test]
+    fn every_line_of_the_rewinds_fixture_is_in_one_session() {
+        let all = sessions("7d3e.jsonl", REWINDS);
         // Every message line is in exactly one session, and so is every other line.
         let lines_of = |kinds: &[&str]| -> usize {
             all.iter()
@@ -1653,19 +1666,30 @@ mod tests {
         );
         let last = &main_turns[2]["BKNResponse"]["lines"];
         assert_eq!(last[1]["summary"], "slugify en Rust : documentation");
+    }
+
+    #[test]
+    fn the_sub_agent_run_of_the_session_fixture_is_a_session_of_its_own() {
+        let all = sessions("5f1c.jsonl", CLAUDE_CODE);
+        // Without a Task call naming its prompt, the run was started by the last
+        // response before it: turn 2's.
+        let main = "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f";
+        let agent = format!("{main}-agent-0a1b2c3d-000e-4000-8000-00000000000e");
+        assert_eq!(links(&all)[2], (agent.as_str(), branch_of(main, Some(2))));
+        assert_eq!(prompts(&all[2]), ["Suche alle Aufrufe von parse_date."]);
+        assert_eq!(counts(&all[2]).roles, ["H-User"]);
         assert!(
             has_note(
-                &all[0].notes,
-                "12 message line(s) on 3 branch(es) abandoned"
+                &all[2].notes,
+                "started from session \"5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f\" by its turn 2"
             ),
             "{:?}",
-            all[0].notes
+            all[2].notes
         );
-        // The annotation is a valid part of the document.
-        let annotations = &all[2].document()["DataXMData"]["Annotations"];
-        assert_eq!(
-            annotations[0]["Annotation"]["AnnotationID"],
-            "ihigraph:branch-of"
+        assert!(
+            has_note(&all[0].notes, "kept as they are in the turns they fall in"),
+            "{:?}",
+            all[0].notes
         );
     }
 

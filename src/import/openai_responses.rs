@@ -1084,6 +1084,21 @@ mod tests {
             turns[2]["PRCPrompt"]["input"][0]["content"][0]["text"],
             "Merci 🙏"
         );
+        let notes = &session.notes;
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("kept whole") && n.contains("1 compacted, 6 event_msg")),
+            "{notes:?}"
+        );
+        assert!(!notes.iter().any(|n| n.contains("derived")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_codex_rollout_keeps_each_line_in_the_turn_it_falls_in() {
+        let (_, document, _) = one("r.jsonl", CODEX);
+        let turns = &document["Turns"];
+        let first = &turns[0]["PRCPrompt"];
         // Every line in the turn it falls in: an item's or a rider's as its envelope,
         // the others whole, with what they follow.
         let types = |lines: &Value| -> Vec<String> {
@@ -1140,14 +1155,6 @@ mod tests {
             types(&turns[2]["PRCPrompt"]["lines"]),
             ["turn_context", "response_item", "event_msg:user_message"]
         );
-        let notes = &session.notes;
-        assert!(
-            notes
-                .iter()
-                .any(|n| n.contains("kept whole") && n.contains("1 compacted, 6 event_msg")),
-            "{notes:?}"
-        );
-        assert!(!notes.iter().any(|n| n.contains("derived")), "{notes:?}");
     }
 
     #[test]

@@ -1178,9 +1178,12 @@ mod claude_code {
 #[cfg(test)]
 mod tests {
     use super::Anthropic;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text, strings as roles};
+    use crate::import::testing::{
+        Counts, assert_read_alike, convert_text, counts, detect_text, strings as roles,
+    };
     use crate::import::{Converted, ImportOptions};
     use crate::model::BranchOf;
+    use crate::payload::PayloadKind;
     use serde_json::Value;
 
     const PARALLEL: &str =
@@ -1415,6 +1418,35 @@ mod tests {
         assert_eq!(
             turns[4]["PRCPrompt"]["lines"][0]["content"],
             "und committe danach"
+        );
+    }
+
+    #[test]
+    fn the_lines_kept_beside_the_messages_are_read_as_no_message() {
+        let mut kept = 0;
+        for text in [CLAUDE_CODE, REWINDS, COMPACTED] {
+            for session in sessions("k.jsonl", text) {
+                for turn in &session.history.turns {
+                    let mut prompt = turn.prompt.clone();
+                    kept += prompt
+                        .remove("lines")
+                        .map_or(0, |lines| lines.as_array().map_or(0, Vec::len));
+                    assert_read_alike(&turn.prompt, &prompt, PayloadKind::Prompt);
+                    let mut response = turn.response.clone();
+                    if let Some(Value::Array(lines)) = response.get_mut("lines") {
+                        let envelopes = |line: &Value| {
+                            matches!(line["type"].as_str(), Some("user" | "assistant"))
+                        };
+                        kept += lines.iter().filter(|line| !envelopes(line)).count();
+                        lines.retain(envelopes);
+                    }
+                    assert_read_alike(&turn.response, &response, PayloadKind::Answer);
+                }
+            }
+        }
+        assert_eq!(
+            kept, 7,
+            "lines that are no message in the three transcripts"
         );
     }
 

@@ -872,7 +872,9 @@ fn log_turn(record: &Record) -> Result<TurnDraft, ImportError> {
 mod tests {
     use super::OpenAiResponses;
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text, only_session};
+    use crate::import::testing::{
+        Counts, assert_read_alike, convert_text, counts, detect_text, only_session,
+    };
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::Value;
 
@@ -1155,6 +1157,26 @@ mod tests {
             types(&turns[2]["PRCPrompt"]["lines"]),
             ["turn_context", "response_item", "event_msg:user_message"]
         );
+    }
+
+    #[test]
+    fn the_lines_kept_beside_the_items_are_read_as_no_item() {
+        let (_, document, _) = one("r.jsonl", CODEX);
+        let mut kept = 0;
+        for turn in document["Turns"].as_array().expect("turns") {
+            for (member, kind) in [
+                ("PRCPrompt", PayloadKind::Prompt),
+                ("BKNResponse", PayloadKind::Answer),
+            ] {
+                let payload = turn[member].as_object().expect("a payload");
+                let mut without = payload.clone();
+                kept += without
+                    .remove("lines")
+                    .map_or(0, |lines| lines.as_array().map_or(0, Vec::len));
+                assert_read_alike(payload, &without, kind);
+            }
+        }
+        assert_eq!(kept, 19, "every line of the rollout");
     }
 
     #[test]

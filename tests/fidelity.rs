@@ -1,7 +1,9 @@
 //! Nothing of a source history is lost: for every importer fixture, and for a generated
 //! corpus of trajectories shaped as public agent benchmarks log them, every text of the
-//! source (each string it holds, as often as it holds it), every message, every tool call
-//! and every result is found in the sessions stored from it and read back from the store.
+//! source (each string it holds, as often as it holds it: lines that are no message, a
+//! line's own envelope and a streamed chunk's role included), every message, every tool
+//! call and every result is found in the sessions stored from it and read back from the
+//! store.
 //! Histories that end with input (a user's last word, a tool's last result) keep it, as
 //! a last turn that awaits its response, marked so in the graph.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::print_stderr)]
@@ -19,13 +21,11 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Every importer fixture that must convert: (format, path).
-fn fixtures() -> Vec<(String, PathBuf)> {
+/// Every importer fixture that must convert.
+fn fixtures() -> Vec<PathBuf> {
     let mut all = Vec::new();
     for format in std::fs::read_dir(fixture_path("import")).unwrap() {
-        let format = format.unwrap().path();
-        let name = format.file_name().unwrap().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&format).unwrap() {
+        for file in std::fs::read_dir(format.unwrap().path()).unwrap() {
             let file = file.unwrap().path();
             let broken = file
                 .file_name()
@@ -33,7 +33,7 @@ fn fixtures() -> Vec<(String, PathBuf)> {
                 .to_string_lossy()
                 .starts_with("broken-");
             if !broken {
-                all.push((name.clone(), file));
+                all.push(file);
             }
         }
     }
@@ -80,29 +80,6 @@ fn replays_history(path: &Path) -> bool {
         .is_some_and(|stem| stem.to_string_lossy().ends_with("log"))
 }
 
-/// Records an importer documents as no part of the conversation, with the reason; every
-/// other record must be found whole.
-fn kept_out(format: &str, record: &Value) -> Option<&'static str> {
-    let kind = record.get("type").and_then(Value::as_str);
-    match (format, kind) {
-        // Codex writes each item again as a UI event; the item itself is kept.
-        ("openai-responses", Some("event_msg")) => Some("Codex UI echo of an item"),
-        // A Codex compaction's summary line: counted in a note, not kept (a known gap).
-        ("openai-responses", Some("compacted")) => Some("Codex compaction line"),
-        // Claude Code's lines that are no message: a title, a file-backup index, status
-        // lines (a compaction's boundary), queue operations. Counted and said, not kept.
-        ("anthropic", Some("summary" | "file-history-snapshot" | "system" | "queue-operation")) => {
-            Some("Claude Code line that is no message")
-        }
-        // A sub-agent's lines in its parent's file: said in a note, not kept (a
-        // sub-agent's own file is a session of its own).
-        ("anthropic", _) if record.get("isSidechain") == Some(&Value::Bool(true)) => {
-            Some("Claude Code sub-agent line in the parent's file")
-        }
-        _ => None,
-    }
-}
-
 /// Every string in `value` (member names left out), counted.
 fn strings(value: &Value, counts: &mut HashMap<String, usize>) {
     match value {
@@ -110,33 +87,6 @@ fn strings(value: &Value, counts: &mut HashMap<String, usize>) {
         Value::Array(items) => items.iter().for_each(|item| strings(item, counts)),
         Value::Object(members) => members.values().for_each(|item| strings(item, counts)),
         _ => {}
-    }
-}
-
-/// The strings of a source record that must be stored: all of them, but the `role` of a
-/// Gemini content (a streamed answer's chunks all say `model`, and their joined response
-/// says it once).
-fn source_strings(format: &str, value: &Value, counts: &mut HashMap<String, usize>) {
-    // A Codex rollout line is kept by its payload; the line's own `timestamp` dates its
-    // turn and its `type` says which payload it is (not kept: a known gap).
-    if let Some(payload) = value
-        .get("payload")
-        .filter(|_| format == "openai-responses" && value.get("type").is_some())
-    {
-        return source_strings(format, payload, counts);
-    }
-    match value {
-        Value::Array(items) => items
-            .iter()
-            .for_each(|item| source_strings(format, item, counts)),
-        Value::Object(members) => {
-            for (key, item) in members {
-                if !(format == "gemini" && key == "role") {
-                    source_strings(format, item, counts);
-                }
-            }
-        }
-        other => strings(other, counts),
     }
 }
 
@@ -249,7 +199,7 @@ fn messages_of(value: &Value, visit: &mut dyn FnMut(&serde_json::Map<String, Val
 fn every_text_of_every_fixture_is_stored() {
     let (mut texts, mut fixtures_checked) = (0, 0);
     let mut losses = Vec::new();
-    for (format, path) in fixtures() {
+    for path in fixtures() {
         let what = path.display().to_string();
         let records = source_records(&path);
         let stored = through_the_store(std::slice::from_ref(&path), Choice::Auto);
@@ -261,9 +211,11 @@ fn every_text_of_every_fixture_is_stored() {
             all_found_within(&records, &stored_strings, &what);
             texts += records.len();
         } else {
+            // Every string of every record: a line that is no message, a line's own
+            // envelope, a streamed chunk's role are kept as much as the messages.
             let mut source = HashMap::new();
-            for record in records.iter().filter(|r| kept_out(&format, r).is_none()) {
-                source_strings(&format, record, &mut source);
+            for record in &records {
+                strings(record, &mut source);
             }
             if replays_history(&path) {
                 // Each request of a log sends the conversation so far again: a text is

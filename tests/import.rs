@@ -384,15 +384,18 @@ fn ingesting_the_same_file_again_changes_nothing() {
     }
 }
 
-/// The message lines of a Claude Code transcript, sub-agent lines aside.
-fn transcript_messages(path: &Path) -> Vec<Value> {
+fn is_message_line(line: &Value) -> bool {
+    matches!(line["type"].as_str(), Some("user" | "assistant"))
+}
+
+/// The lines of a Claude Code transcript: its message lines (a sub-agent's included), and
+/// the others.
+fn transcript_lines(path: &Path) -> (Vec<Value>, Vec<Value>) {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .map(|line| serde_json::from_str::<Value>(line).unwrap())
-        .filter(|line| matches!(line["type"].as_str(), Some("user" | "assistant")))
-        .filter(|line| line["isSidechain"] != true)
-        .collect()
+        .partition(is_message_line)
 }
 
 fn exported_documents(store: &Path) -> Vec<Value> {
@@ -409,7 +412,7 @@ fn exported_documents(store: &Path) -> Vec<Value> {
 }
 
 #[test]
-fn every_message_of_every_rewound_branch_is_in_one_stored_session() {
+fn every_line_of_a_transcript_is_in_one_stored_session() {
     for name in ["claude-code-rewinds.jsonl", "claude-code-session.jsonl"] {
         let path = fixture_path(&format!("import/anthropic/{name}"));
         let store = tempfile::tempdir().unwrap();
@@ -418,24 +421,42 @@ fn every_message_of_every_rewound_branch_is_in_one_stored_session() {
             .arg(&path)
             .assert()
             .success();
-        // Where each line went, read back from the store: a prompt's line as it was, or
-        // one of the lines a response was written as, with the response's blocks.
+        // Where each line went, read back from the store (the branches' and the
+        // sub-agent's sessions included): a prompt's line as it was, one of the lines a
+        // response was written as, with the response's blocks, or a line that is no
+        // message, as it was, in the `lines` of a prompt or a response.
         let mut prompts: Vec<(String, Value)> = Vec::new();
         let mut responses: Vec<(String, Value)> = Vec::new();
+        let mut others: Vec<Value> = Vec::new();
+        let listed =
+            |payload: &Value, key: &str| payload[key].as_array().cloned().unwrap_or_default();
         for document in exported_documents(store.path()) {
             for turn in document["Turns"].as_array().unwrap() {
-                for line in turn["PRCPrompt"]["messages"].as_array().unwrap() {
+                for line in listed(&turn["PRCPrompt"], "messages") {
                     prompts.push((line["uuid"].as_str().unwrap().to_owned(), line.clone()));
                 }
+                others.extend(listed(&turn["PRCPrompt"], "lines"));
                 let response = &turn["BKNResponse"];
-                for line in response["lines"].as_array().unwrap() {
-                    let uuid = line["uuid"].as_str().unwrap().to_owned();
-                    responses.push((uuid, response["content"].clone()));
+                for line in listed(response, "lines") {
+                    if is_message_line(&line) {
+                        let uuid = line["uuid"].as_str().unwrap().to_owned();
+                        responses.push((uuid, response["content"].clone()));
+                    } else {
+                        others.push(line);
+                    }
                 }
             }
         }
-        let sources = transcript_messages(&path);
+        let (sources, other_sources) = transcript_lines(&path);
         assert_eq!(prompts.len() + responses.len(), sources.len(), "{name}");
+        assert_eq!(others.len(), other_sources.len(), "{name}");
+        for source in &other_sources {
+            assert_eq!(
+                others.iter().filter(|line| *line == source).count(),
+                1,
+                "{name}: {source}"
+            );
+        }
         for source in &sources {
             let uuid = source["uuid"].as_str().unwrap();
             if source["type"] == "user" {

@@ -459,6 +459,7 @@ mod claude_code {
     //! Reading a Claude Code transcript: its lines, the conversations of their tree (the
     //! main one and the branches rewinds left, in `branches`), and the turns along each.
 
+    mod agents;
     mod branches;
 
     use super::{BlockTally, ImportError, ImportOptions, JsonObject, Record, SessionDraft};
@@ -469,7 +470,7 @@ mod claude_code {
     use crate::model::BranchOf;
     use branches::{Forest, Walk};
     use serde_json::{Map, Value};
-    use std::collections::{BTreeMap, HashSet};
+    use std::collections::{BTreeMap, HashMap, HashSet};
 
     /// One line of the transcript, as far as the tree and the turns need it.
     #[derive(Debug)]
@@ -478,6 +479,9 @@ mod claude_code {
         number: Option<u64>,
         /// `user` or `assistant` lines: the line object; other lines keep none.
         message: Option<JsonObject>,
+        /// Any other line (a title, a file-backup index, a status line...): the line
+        /// object, until it is placed in the turn it falls in.
+        other: Option<JsonObject>,
         assistant: bool,
         sidechain: bool,
         uuid: Option<String>,
@@ -521,7 +525,8 @@ mod claude_code {
 
     /// The sessions of a whole transcript, `first` being its first line: the main
     /// conversation, then each branch a rewind left, named after the session it forked
-    /// from and linked to it.
+    /// from and linked to it, then each sub-agent run written in the file, linked to the
+    /// turn that started it. Lines that are no message go into the turns they fall in.
     pub(super) fn sessions(
         first: Record,
         records: &mut dyn Iterator<Item = Result<Record, ImportError>>,
@@ -540,18 +545,73 @@ mod claude_code {
             .map(|(index, held)| conversation(&reading, &forest, index, held))
             .collect();
         let links = branch_links(&forest, &built);
-        let Some(main) = built.first_mut() else {
+        let Some(main) = built.first() else {
             // No message line: no turn, refused as such.
             let mut draft = SessionDraft::default();
-            file_notes(&reading, &forest, &mut draft);
+            file_notes(&reading, &forest, 0, &mut draft);
             return sessions.add(draft);
         };
-        file_notes(&reading, &forest, &mut main.draft);
+        let runs = if forest.agent {
+            Vec::new()
+        } else {
+            agents::runs(&reading.lines, main)
+        };
+        keep_other_lines(&mut reading.lines, &forest, &mut built);
+        file_notes(&reading, &forest, runs.len(), &mut built[0].draft);
         let abandoned = abandoned_notes(&built);
         let main = &mut built[0].draft;
         main.notes.extend(abandoned);
         reading.tally.notes(&mut main.notes);
-        add_all(built, &links, &forest, &reading.lines, sessions)
+        let main_id = add_all(built, &links, &forest, &reading.lines, sessions)?;
+        agents::add(runs, &main_id, sessions)
+    }
+
+    /// Puts each line that is no message, as it is, in the turn it falls in: with the
+    /// message line it follows in the file (the first prompt's for a line before any),
+    /// in the `lines` of that turn's prompt, or of its response among the response's
+    /// own line envelopes in file order; in the conversation whose walk passed the line,
+    /// else the main one. Nothing of them is a message, a call or a result: `lines` is
+    /// no member the payload layer reads messages from.
+    fn keep_other_lines(lines: &mut [Line], forest: &Forest, built: &mut [Built]) {
+        // Lines put into each (conversation, response) so far: they precede the next.
+        let mut put: HashMap<(usize, usize), usize> = HashMap::new();
+        for (at, line) in lines.iter_mut().enumerate() {
+            let Some(object) = line.other.take() else {
+                continue;
+            };
+            let owner = forest
+                .owner
+                .get(at)
+                .copied()
+                .flatten()
+                .filter(|owner| built.get(*owner).is_some_and(|b| !b.draft.turns.is_empty()))
+                .unwrap_or(0);
+            let conversation = &mut built[owner];
+            let (turn, response) = conversation.place_after(at);
+            let index = if response {
+                let before = conversation.response_lines_before(turn, at);
+                let put = put.entry((owner, turn)).or_default();
+                *put += 1;
+                Some(before + *put - 1)
+            } else {
+                None
+            };
+            let Some(turn) = conversation.draft.turns.get_mut(turn) else {
+                continue;
+            };
+            let payload = if response {
+                &mut turn.response
+            } else {
+                &mut turn.prompt
+            };
+            if let Value::Array(kept) = payload
+                .entry("lines")
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                let index = index.unwrap_or(kept.len()).min(kept.len());
+                kept.insert(index, Value::Object(object));
+            }
+        }
     }
 
     /// One conversation of the file, converted, with what its branches need of it.
@@ -560,8 +620,9 @@ mod claude_code {
         draft: SessionDraft,
         /// The message lines it holds (indexes in the file), in order.
         held: Vec<usize>,
-        /// The positions in `held` where a response begins: turn `n` at the `n`th.
-        starts: Vec<usize>,
+        /// Where each of them went (`starts`: the positions in `held` where a response
+        /// begins, turn `n` at the `n`th).
+        turned: Turned,
     }
 
     impl Built {
@@ -569,8 +630,37 @@ mod claude_code {
         /// part of.
         fn turn_of(&self, line: usize) -> Option<u64> {
             let position = self.held.binary_search(&line).ok()?;
-            let begun = self.starts.partition_point(|start| *start <= position);
+            let begun = self
+                .turned
+                .starts
+                .partition_point(|start| *start <= position);
             begun.checked_sub(1).map(|turn| turn as u64)
+        }
+
+        /// Where a line at `line` that is no message falls: with the message line it
+        /// follows in the file (the first prompt for a line before any).
+        fn place_after(&self, line: usize) -> Place {
+            let before = self.held.partition_point(|held| *held < line);
+            before
+                .checked_sub(1)
+                .and_then(|last| self.turned.places.get(last).copied())
+                .unwrap_or((0, false))
+        }
+
+        /// How many lines of turn `turn`'s response come before `line` in the file.
+        fn response_lines_before(&self, turn: usize, line: usize) -> usize {
+            let before = self.held.partition_point(|held| *held < line);
+            // The response's lines and the next prompt's may interleave (results written
+            // between the lines of one response): look back until an earlier turn.
+            self.turned
+                .places
+                .get(..before)
+                .unwrap_or_default()
+                .iter()
+                .rev()
+                .take_while(|(at, _)| *at >= turn)
+                .filter(|place| **place == (turn, true))
+                .count()
         }
     }
 
@@ -589,18 +679,22 @@ mod claude_code {
             agent_session(tip, &mut draft);
         }
         draft.start = kept.iter().filter_map(|line| line.time).min();
-        let (merged, starts) = turns(&kept, &mut draft);
+        let turned = turns(&kept, &mut draft);
         walk_notes(walk, &mut draft);
-        if merged > 0 {
-            draft.notes.push(format!(
-                "{merged} assistant lines were merged into responses: Claude Code writes one API response as one line per content block, sharing message.id"
-            ));
-        }
+        merged_note(turned.merged, &mut draft);
         session_notes(&kept, &mut draft);
         Built {
             draft,
             held,
-            starts,
+            turned,
+        }
+    }
+
+    fn merged_note(merged: usize, draft: &mut SessionDraft) {
+        if merged > 0 {
+            draft.notes.push(format!(
+                "{merged} assistant lines were merged into responses: Claude Code writes one API response as one line per content block, sharing message.id"
+            ));
         }
     }
 
@@ -652,6 +746,7 @@ mod claude_code {
         let mut read = Line {
             number: line,
             message: None,
+            other: None,
             assistant,
             sidechain: object.get("isSidechain").and_then(Value::as_bool) == Some(true),
             uuid: text("uuid"),
@@ -676,6 +771,8 @@ mod claude_code {
                 .flatten();
             read.time = line_time(line, &object, options)?;
             read.message = Some(object);
+        } else {
+            read.other = Some(object);
         }
         Ok(read)
     }
@@ -762,14 +859,14 @@ mod claude_code {
     }
 
     /// Gives the main conversation, then each branch with turns, named and linked after
-    /// the session it forked from.
+    /// the session it forked from; returns the main conversation's session id.
     fn add_all(
         built: Vec<Built>,
         links: &[(usize, Option<u64>)],
         forest: &Forest,
         lines: &[Line],
         sessions: &mut Sessions<'_>,
-    ) -> Result<(), ImportError> {
+    ) -> Result<String, ImportError> {
         let mut ids: Vec<String> = Vec::with_capacity(built.len());
         for (index, conversation) in built.into_iter().enumerate() {
             let mut draft = conversation.draft;
@@ -800,7 +897,7 @@ mod claude_code {
             }
             ids.push(sessions.add_named(draft)?);
         }
-        Ok(())
+        Ok(ids.swap_remove(0))
     }
 
     /// A turn being gathered: the user lines since the previous response, and the lines
@@ -815,11 +912,25 @@ mod claude_code {
         response_time: Option<Stamp>,
     }
 
-    /// The turns of the kept lines, into `draft`; returns how many lines were merged
-    /// into responses written as several lines, and the positions in `kept` where a
-    /// response begins (a branch's fork is placed by them).
-    fn turns(kept: &[&Line], draft: &mut SessionDraft) -> (usize, Vec<usize>) {
-        let mut starts = Vec::new();
+    /// Where a message line went: the index of its turn, and whether it is part of the
+    /// turn's response (else of its prompt).
+    type Place = (usize, bool);
+
+    /// What [`turns`] tells besides the turns.
+    #[derive(Debug, Default)]
+    struct Turned {
+        /// Assistant lines merged into responses written as several lines.
+        merged: usize,
+        /// The positions in `kept` where a response begins (a branch's fork is placed by
+        /// them).
+        starts: Vec<usize>,
+        /// For each position in `kept`, where its line went.
+        places: Vec<Place>,
+    }
+
+    /// The turns of the kept lines, into `draft`.
+    fn turns(kept: &[&Line], draft: &mut SessionDraft) -> Turned {
+        let mut turned = Turned::default();
         let mut pending = Gathering::default();
         let mut current: Option<Gathering> = None;
         let mut merged = 0;
@@ -833,7 +944,10 @@ mod claude_code {
             let Some(object) = &line.message else {
                 continue;
             };
+            let opened = turned.starts.len();
             if !line.assistant {
+                // A prompt line belongs to the next response's turn (or the awaiting one).
+                turned.places.push((opened, false));
                 pending.prompt.push(Value::Object(object.clone()));
                 pending.human |=
                     object.get("message").is_some_and(is_human) && !is_synthetic(object);
@@ -846,13 +960,15 @@ mod claude_code {
                 && open.key.is_some()
                 && open.key == line.response_key
             {
+                turned.places.push((opened.saturating_sub(1), true));
                 open.response.push(object.clone());
                 continue;
             }
             if let Some(done) = current.take() {
                 close(done, draft);
             }
-            starts.push(position);
+            turned.places.push((opened, true));
+            turned.starts.push(position);
             let mut open = std::mem::take(&mut pending);
             open.response.push(object.clone());
             open.key.clone_from(&line.response_key);
@@ -869,7 +985,8 @@ mod claude_code {
             ));
             draft.turns.push(finished(pending));
         }
-        (merged, starts)
+        turned.merged = merged;
+        turned
     }
 
     /// User lines Claude Code writes itself: meta lines (command caveats, skill texts)
@@ -954,7 +1071,7 @@ mod claude_code {
 
     /// What the main conversation tells of the whole file: lines that are no message,
     /// sub-agent lines, a file without tree.
-    fn file_notes(reading: &Reading, forest: &Forest, draft: &mut SessionDraft) {
+    fn file_notes(reading: &Reading, forest: &Forest, runs: usize, draft: &mut SessionDraft) {
         let notes = &mut draft.notes;
         if !reading.others.is_empty() {
             let kinds: Vec<String> = reading
@@ -963,7 +1080,7 @@ mod claude_code {
                 .map(|(kind, count)| format!("{count} {kind}"))
                 .collect();
             notes.push(format!(
-                "lines that are no message are not turns and were left out: {}",
+                "lines that are no message are no turns: kept as they are in the turns they fall in (`lines` of the prompt, or of the response they follow): {}",
                 kinds.join(", ")
             ));
         }
@@ -974,7 +1091,7 @@ mod claude_code {
             .count();
         if sidechain > 0 && !forest.agent {
             notes.push(format!(
-                "{sidechain} sub-agent line(s) (isSidechain) are not the main conversation and were left out"
+                "{sidechain} sub-agent line(s) (isSidechain) of {runs} sub-agent run(s) are kept as sessions of their own, named SESSION-agent-ID (ID: the run's agentId, else its first line's uuid) and linked to this session and the turn whose call started each"
             ));
         }
         if forest.flat {
@@ -1061,9 +1178,12 @@ mod claude_code {
 #[cfg(test)]
 mod tests {
     use super::Anthropic;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text, strings as roles};
+    use crate::import::testing::{
+        Counts, assert_read_alike, convert_text, counts, detect_text, strings as roles,
+    };
     use crate::import::{Converted, ImportOptions};
     use crate::model::BranchOf;
+    use crate::payload::PayloadKind;
     use serde_json::Value;
 
     const PARALLEL: &str =
@@ -1286,12 +1406,108 @@ mod tests {
             assert_eq!(line["message"]["id"], first["id"]);
             assert!(line["message"]["usage"].is_object(), "{line}");
         }
+        // The lines that are no message, each in the prompt of the turn it falls in.
+        let turns = &all[0].document()["Turns"];
+        let kinds: Vec<&str> = turns[0]["PRCPrompt"]["lines"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .filter_map(|line| line["type"].as_str())
+            .collect();
+        assert_eq!(kinds, ["summary", "file-history-snapshot"]);
+        assert_eq!(
+            turns[4]["PRCPrompt"]["lines"][0]["content"],
+            "und committe danach"
+        );
+    }
+
+    #[test]
+    fn the_lines_kept_beside_the_messages_are_read_as_no_message() {
+        let mut kept = 0;
+        for text in [CLAUDE_CODE, REWINDS, COMPACTED] {
+            for session in sessions("k.jsonl", text) {
+                for turn in &session.history.turns {
+                    let mut prompt = turn.prompt.clone();
+                    kept += prompt
+                        .remove("lines")
+                        .map_or(0, |lines| lines.as_array().map_or(0, Vec::len));
+                    assert_read_alike(&turn.prompt, &prompt, PayloadKind::Prompt);
+                    let mut response = turn.response.clone();
+                    if let Some(Value::Array(lines)) = response.get_mut("lines") {
+                        let envelopes = |line: &Value| {
+                            matches!(line["type"].as_str(), Some("user" | "assistant"))
+                        };
+                        kept += lines.iter().filter(|line| !envelopes(line)).count();
+                        lines.retain(envelopes);
+                    }
+                    assert_read_alike(&turn.response, &response, PayloadKind::Answer);
+                }
+            }
+        }
+        assert_eq!(
+            kept, 7,
+            "lines that are no message in the three transcripts"
+        );
+    }
+
+    #[test]
+    fn a_sub_agent_run_in_its_parents_file_is_a_session_started_by_its_call() {
+        let line = |body: &str| format!(r#"{{"sessionId":"pa",{body}}}"#);
+        let text = [
+            line(r#""type":"user","uuid":"u1","parentUuid":null,"isSidechain":false,"message":{"role":"user","content":"Finde die TODOs."}"#),
+            line(r#""type":"assistant","uuid":"a1","parentUuid":"u1","isSidechain":false,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"task1","name":"Task","input":{"description":"TODOs","prompt":"Liste alle TODOs."}}]}"#),
+            // The run the Task call started: a Grep call and its result, then its answer.
+            line(r#""type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"message":{"role":"user","content":"Liste alle TODOs."}"#),
+            line(r#""type":"assistant","uuid":"s2","parentUuid":"s1","isSidechain":true,"message":{"id":"ms1","role":"assistant","content":[{"type":"tool_use","id":"g1","name":"Grep","input":{"pattern":"TODO"}}]}"#),
+            line(r#""type":"user","uuid":"s3","parentUuid":"s2","isSidechain":true,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"g1","content":"a.rs:1"}]}"#),
+            line(r#""type":"user","uuid":"r1","parentUuid":"a1","isSidechain":false,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"task1","content":"Ein TODO: a.rs:1"}]}"#),
+            line(r#""type":"assistant","uuid":"s4","parentUuid":"s3","isSidechain":true,"message":{"id":"ms2","role":"assistant","content":"Ein TODO: a.rs:1"}"#),
+            line(r#""type":"assistant","uuid":"a2","parentUuid":"r1","isSidechain":false,"message":{"id":"m2","role":"assistant","content":"Ein TODO, in a.rs."}"#),
+            // A run whose prompt no call names: started by the last response before it.
+            line(r#""type":"user","uuid":"t1","parentUuid":null,"isSidechain":true,"agentId":"b7","message":{"role":"user","content":"Noch einmal."}"#),
+            line(r#""type":"assistant","uuid":"t2","parentUuid":"t1","isSidechain":true,"agentId":"b7","message":{"id":"mt","role":"assistant","content":"Nichts mehr."}"#),
+        ]
+        .join("\n");
+        let all = sessions("pa.jsonl", &text);
+        assert_eq!(
+            links(&all),
+            [
+                ("pa", None),
+                ("pa-agent-s1", branch_of("pa", Some(0))),
+                ("pa-agent-b7", branch_of("pa", Some(1))),
+            ]
+        );
+        // The parent holds its own call and result only, each run its own.
+        let parent = counts(&all[0]);
+        assert_eq!((parent.turns, parent.calls, parent.paired), (2, 1, 1));
+        assert_eq!(parent.tools, ["Task"]);
+        let run = counts(&all[1]);
+        assert_eq!((run.turns, run.calls, run.paired), (2, 1, 1));
+        assert_eq!(run.tools, ["Grep"]);
+        assert_eq!(prompts(&all[2]), ["Noch einmal."]);
+        assert!(
+            has_note(&all[1].notes, "started from session \"pa\" by its turn 0"),
+            "{:?}",
+            all[1].notes
+        );
+        assert!(
+            has_note(
+                &all[0].notes,
+                "6 sub-agent line(s) (isSidechain) of 2 sub-agent run(s)"
+            ),
+            "{:?}",
+            all[0].notes
+        );
     }
 
     #[test]
     fn claude_code_follows_the_last_branch_and_merges_split_responses() {
         let all = sessions("5f1c.jsonl", CLAUDE_CODE);
-        assert_eq!(all.len(), 2, "the main conversation and the rewound one");
+        assert_eq!(
+            all.len(),
+            3,
+            "the main conversation, the rewound one, a sub-agent's"
+        );
         let (main_counts, document, notes) =
             (counts(&all[0]), all[0].document(), all[0].notes.clone());
         assert_eq!(
@@ -1352,7 +1568,7 @@ mod tests {
         let main = "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f";
         let branch = format!("{main}/branch/0a1b2c3d-000b-4000-8000-00000000000b");
         assert_eq!(
-            links(&all),
+            links(&all)[..2],
             [(main, None), (branch.as_str(), branch_of(main, Some(2)))]
         );
         assert_eq!(prompts(&all[1]), ["Ändere den Code."]);
@@ -1364,7 +1580,7 @@ mod tests {
         );
         for words in [
             "1 file-history-snapshot, 1 queue-operation, 1 summary",
-            "2 sub-agent line(s)",
+            "2 sub-agent line(s) (isSidechain) of 1 sub-agent run(s) are kept as sessions",
             "2 message line(s) on 1 branch(es) abandoned by a rewind are kept as sessions",
             "2 line(s) of parallel tool calls",
             "4 assistant lines were merged",
@@ -1436,16 +1652,6 @@ mod tests {
             "{:?}",
             all[3].notes
         );
-        // Every message line is in exactly one session.
-        let held: usize = all
-            .iter()
-            .flat_map(|session| &session.history.turns)
-            .map(|turn| {
-                turn.prompt["messages"].as_array().map_or(0, Vec::len)
-                    + turn.response["lines"].as_array().map_or(0, Vec::len)
-            })
-            .sum();
-        assert_eq!(held, 18);
         assert!(
             has_note(
                 &all[0].notes,
@@ -1459,6 +1665,63 @@ mod tests {
         assert_eq!(
             annotations[0]["Annotation"]["AnnotationID"],
             "ihigraph:branch-of"
+        );
+    }
+
+    #[test]
+    fn every_line_of_the_rewinds_fixture_is_in_one_session() {
+        let all = sessions("7d3e.jsonl", REWINDS);
+        // Every message line is in exactly one session, and so is every other line.
+        let lines_of = |kinds: &[&str]| -> usize {
+            all.iter()
+                .flat_map(|session| &session.history.turns)
+                .flat_map(|turn| {
+                    let member = |payload: &serde_json::Map<String, Value>, key: &str| {
+                        payload.get(key).and_then(Value::as_array).cloned()
+                    };
+                    let prompt = member(&turn.prompt, "messages").into_iter().flatten();
+                    let others = member(&turn.prompt, "lines").into_iter().flatten();
+                    let response = member(&turn.response, "lines").into_iter().flatten();
+                    prompt.chain(others).chain(response).collect::<Vec<_>>()
+                })
+                .filter(|line| kinds.contains(&line["type"].as_str().unwrap_or_default()))
+                .count()
+        };
+        assert_eq!(lines_of(&["user", "assistant"]), 18);
+        assert_eq!(lines_of(&["file-history-snapshot", "summary"]), 2);
+        // The snapshot before the first line is in the first prompt; the title after the
+        // last line follows the last response's own line.
+        let main_turns = &all[0].document()["Turns"];
+        assert_eq!(
+            main_turns[0]["PRCPrompt"]["lines"][0]["type"],
+            "file-history-snapshot"
+        );
+        let last = &main_turns[2]["BKNResponse"]["lines"];
+        assert_eq!(last[1]["summary"], "slugify en Rust : documentation");
+    }
+
+    #[test]
+    fn the_sub_agent_run_of_the_session_fixture_is_a_session_of_its_own() {
+        let all = sessions("5f1c.jsonl", CLAUDE_CODE);
+        // Without a Task call naming its prompt, the run was started by the last
+        // response before it: turn 2's.
+        let main = "5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f";
+        let agent = format!("{main}-agent-0a1b2c3d-000e-4000-8000-00000000000e");
+        assert_eq!(links(&all)[2], (agent.as_str(), branch_of(main, Some(2))));
+        assert_eq!(prompts(&all[2]), ["Suche alle Aufrufe von parse_date."]);
+        assert_eq!(counts(&all[2]).roles, ["H-User"]);
+        assert!(
+            has_note(
+                &all[2].notes,
+                "started from session \"5f1c2d3e-8a9b-4c7d-9e0f-1a2b3c4d5e6f\" by its turn 2"
+            ),
+            "{:?}",
+            all[2].notes
+        );
+        assert!(
+            has_note(&all[0].notes, "kept as they are in the turns they fall in"),
+            "{:?}",
+            all[0].notes
         );
     }
 
@@ -1576,6 +1839,14 @@ mod tests {
         );
         assert!(has_note(&notes, "1 compaction boundary"), "{notes:?}");
         assert!(has_note(&notes, "1 queue-operation, 1 system"), "{notes:?}");
+        // The queue operation before the first message is in the first prompt; the
+        // compaction's boundary follows the first response's line, in its `lines`.
+        let first = &document["Turns"][0];
+        assert_eq!(first["PRCPrompt"]["lines"][0]["operation"], "dequeue");
+        let boundary = &first["BKNResponse"]["lines"][1];
+        assert_eq!(boundary["subtype"], "compact_boundary");
+        assert_eq!(boundary["compactMetadata"]["preTokens"], 18211);
+        assert!(document["Turns"][1]["PRCPrompt"].get("lines").is_none());
     }
 
     #[test]
@@ -1597,6 +1868,8 @@ mod tests {
         assert_eq!(document["SessionID"], "flat");
         assert!(has_note(&notes, "no uuid"), "{notes:?}");
         assert!(has_note(&notes, "1 some-future-kind"), "{notes:?}");
+        let future = &document["Turns"][0]["BKNResponse"]["lines"][1];
+        assert_eq!(future["payload"]["x"], 1);
         assert!(has_note(&notes, "API error"), "{notes:?}");
     }
 

@@ -13,7 +13,8 @@
 //! prompt keeps the session's other members (`model`, `system_instruction`, `config`,
 //! ...) beside the contents it sent. google-genai records a streamed answer as one
 //! `model` content per chunk: in a history, `model` contents in a row are the chunks of
-//! one response, their parts joined into one content. In a log, each record is one call:
+//! one response, their parts joined into one content, and each chunk's other members (its
+//! `role`) kept in order in the content's `chunks`. In a log, each record is one call:
 //! its prompt is the request with `contents` cut to those sent since the request's last
 //! `model` content (a log repeats the whole history in every request), its response the
 //! response object. Vertex's `createTime` is when the request reached the server: the
@@ -398,32 +399,46 @@ struct Streamed {
 
 impl Streamed {
     /// One response from its model contents: the one content, or the chunks of a
-    /// streamed answer joined into the first (their parts in order; a chunk is
-    /// `{role, parts}`, so nothing else is lost).
+    /// streamed answer joined into the first: their parts in order, and `chunks`, each
+    /// chunk's own members but its parts (its `role`, and whatever else a chunk holds),
+    /// so that nothing of a chunk is lost and no part is there twice.
     fn join(&mut self, contents: Vec<Value>) -> JsonObject {
-        let mut chunks = contents.into_iter().filter_map(|content| match content {
-            Value::Object(content) => Some(content),
-            _ => None,
-        });
+        let chunks: Vec<JsonObject> = contents
+            .into_iter()
+            .filter_map(|content| match content {
+                Value::Object(content) => Some(content),
+                _ => None,
+            })
+            .collect();
+        if chunks.len() > 1 {
+            self.answers += 1;
+            self.chunks += chunks.len();
+        }
+        let own: Vec<Value> = chunks
+            .iter()
+            .map(|chunk| {
+                let members = chunk.iter().filter(|(key, _)| *key != "parts");
+                Value::Object(members.map(|(k, v)| (k.clone(), v.clone())).collect())
+            })
+            .collect();
+        let mut chunks = chunks.into_iter();
         let Some(mut response) = chunks.next() else {
             return Map::new();
         };
-        let mut count = 1;
-        for mut chunk in chunks {
-            count += 1;
-            let Some(Value::Array(parts)) = chunk.remove("parts") else {
-                continue;
-            };
-            match response.get_mut("parts") {
-                Some(Value::Array(into)) => into.extend(parts),
-                _ => {
-                    response.insert("parts".to_owned(), Value::Array(parts));
+        if own.len() > 1 {
+            // The first chunk's members keep their places; the later parts join its own.
+            for mut chunk in chunks {
+                let Some(Value::Array(more)) = chunk.remove("parts") else {
+                    continue;
+                };
+                match response.get_mut("parts") {
+                    Some(Value::Array(into)) => into.extend(more),
+                    _ => {
+                        response.insert("parts".to_owned(), Value::Array(more));
+                    }
                 }
             }
-        }
-        if count > 1 {
-            self.answers += 1;
-            self.chunks += count;
+            response.insert("chunks".to_owned(), Value::Array(own));
         }
         let parts = response.get("parts").and_then(Value::as_array);
         self.empty += usize::from(parts.is_none_or(Vec::is_empty));
@@ -433,7 +448,7 @@ impl Streamed {
     fn notes(&self, notes: &mut Vec<String>) {
         if self.answers > 0 {
             notes.push(format!(
-                "{} streamed answer(s) recorded as {} chunk contents: each answer's chunks joined into one content, their parts in order",
+                "{} streamed answer(s) recorded as {} chunk contents: each answer's chunks joined into one content, their parts in order, each chunk's other members (its role) in `chunks`",
                 self.answers, self.chunks
             ));
         }
@@ -900,14 +915,15 @@ mod tests {
             turns[0]["BKNResponse"]["parts"][1]["thought_signature"],
             "CsoBAdHtim9qZ0x4c0RrV2VHQm1aT2Ria3lQb0xGNnRaS0p4QmhzV2c5a1ZQbm1Ucg=="
         );
-        // The three chunks of the streamed answer are one response.
+        // The three chunks of the streamed answer are one response, each chunk's role
+        // kept in `chunks`.
         assert_eq!(
             turns[2]["BKNResponse"],
             serde_json::json!({"parts": [
                 {"text": "Den Parco Ciani am See, "},
                 {"text": "die Altstadt um die Piazza della Riforma "},
                 {"text": "und, mit der Standseilbahn, den Monte San Salvatore. 🚠"}
-            ], "role": "model"})
+            ], "role": "model", "chunks": [{"role": "model"}, {"role": "model"}, {"role": "model"}]})
         );
         assert_eq!(
             turns[5]["BKNResponse"],
@@ -925,7 +941,7 @@ mod tests {
             notes,
             [
                 "1 thought part(s) and 3 thought signature(s) kept verbatim: model reasoning, not tool calls",
-                "1 streamed answer(s) recorded as 3 chunk contents: each answer's chunks joined into one content, their parts in order",
+                "1 streamed answer(s) recorded as 3 chunk contents: each answer's chunks joined into one content, their parts in order, each chunk's other members (its role) in `chunks`",
                 "1 model response(s) hold no parts (a blocked or empty answer, or one google-genai's chat judged invalid): kept as they are",
             ]
         );

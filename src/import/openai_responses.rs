@@ -23,9 +23,15 @@
 //!
 //! Codex: `response_item` lines are the items, dated by the line's `timestamp`; the first
 //! `session_meta` gives the session id and start and rides on the first prompt as
-//! `session_meta`; a `turn_context` rides on the prompt of the turn that follows it;
-//! `event_msg` lines echo items for the UI and are skipped; `compacted` and other lines
-//! are kept out, with a note.
+//! `session_meta`; a `turn_context` rides on the prompt of the turn that follows it. Every
+//! line is kept, in file order, in the `lines` of the prompt or response it falls in:
+//! an item's or a rider's line as its envelope (the line without its `payload`: its
+//! `timestamp` and `type`), any other line whole: `event_msg` lines (the UI's events:
+//! echoes of items, but also what no item holds, such as `token_count`'s usage),
+//! `compacted` lines (a compaction's summary), a later `session_meta`, a `turn_context`
+//! that a later one replaced before the same turn, and lines of types this importer does
+//! not know. Those lines go with what they follow (the response being gathered, else the
+//! prompt); a rider's line with the prompt it rides on.
 
 use super::session::{SessionDraft, TurnDraft};
 use super::time::{Stamp, TimeProblem, parse_iso};
@@ -33,7 +39,7 @@ use super::turns::{Exchange, Splitter, awaiting_note};
 use super::{ImportError, ImportOptions, Importer, Record, Sessions};
 use crate::model::JsonObject;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The OpenAI Responses (and Codex CLI rollout) importer.
 pub struct OpenAiResponses;
@@ -436,8 +442,11 @@ struct Conversation {
     splitter: Splitter,
     /// Responses closed so far.
     closed: usize,
-    /// `(turn, member, value)` to put on that turn's prompt.
-    riders: Vec<(usize, String, Value)>,
+    /// `(turn, member, value, line)` to put on that turn's prompt; `line`: the index in
+    /// `lines` of the rollout line it came from.
+    riders: Vec<(usize, String, Value, Option<usize>)>,
+    /// Codex: the rollout lines, in file order.
+    lines: Vec<RolloutLine>,
     /// Item types kept without being known, with the side they were put on.
     unknown: BTreeSet<(String, &'static str)>,
 }
@@ -489,17 +498,67 @@ impl Conversation {
     /// Puts `member` on the prompt of the turn the next item belongs to.
     fn ride(&mut self, member: &str, value: Value) {
         let turn = self.closed + usize::from(self.splitter.in_response());
-        self.riders.push((turn, member.to_owned(), value));
+        self.riders.push((turn, member.to_owned(), value, None));
     }
 
-    fn finish(self, draft: &mut SessionDraft) {
+    /// As [`Conversation::ride`], for the payload of a rollout line whose `envelope` (the
+    /// line without its payload) goes into that prompt's `lines`.
+    fn ride_line(&mut self, member: &str, value: Value, envelope: JsonObject) {
+        let turn = self.closed + usize::from(self.splitter.in_response());
+        self.lines.push(RolloutLine {
+            turn,
+            output: false,
+            line: envelope,
+        });
+        let line = Some(self.lines.len() - 1);
+        self.riders.push((turn, member.to_owned(), value, line));
+    }
+
+    /// Keeps a rollout line with what it follows: in the response being gathered, else
+    /// in the prompt.
+    fn keep_line(&mut self, line: JsonObject) {
+        self.lines.push(RolloutLine {
+            turn: self.closed,
+            output: self.splitter.in_response(),
+            line,
+        });
+    }
+
+    /// Puts each rider on its turn's prompt. A rider replaced by a later one before the
+    /// same turn goes back whole into its line; returns how many did.
+    fn place_riders(
+        riders: Vec<(usize, String, Value, Option<usize>)>,
+        prompts: &mut [JsonObject],
+        lines: &mut [RolloutLine],
+    ) -> usize {
+        let mut holders: HashMap<(usize, String), Option<usize>> = HashMap::new();
+        let mut replaced = 0;
+        for (turn, member, value, line) in riders {
+            let Some(prompt) = prompts.get_mut(turn) else {
+                continue;
+            };
+            let earlier = holders.insert((turn, member.clone()), line).flatten();
+            if let Some(old) = prompt.insert(member, value) {
+                replaced += 1;
+                if let Some(kept) = earlier.and_then(|at| lines.get_mut(at)) {
+                    kept.line.insert("payload".to_owned(), old);
+                }
+            }
+        }
+        replaced
+    }
+
+    fn finish(mut self, draft: &mut SessionDraft) {
         let mut exchanges = self.splitter.finish();
         // Members met after the last item (a Codex `turn_context` before a turn that was
-        // never sent) prepare a call that has not happened: kept on a turn awaiting it.
+        // never sent) prepare a call that has not happened: kept on a turn awaiting it;
+        // so are lines of a rollout that holds no item.
         if self
             .riders
             .iter()
-            .any(|(turn, ..)| *turn == exchanges.len())
+            .map(|(turn, ..)| *turn)
+            .chain(self.lines.iter().map(|line| line.turn))
+            .any(|turn| turn >= exchanges.len())
         {
             exchanges.push(Exchange::default());
         }
@@ -521,18 +580,26 @@ impl Conversation {
             ));
         }
         let mut prompts = vec![Map::new(); exchanges.len()];
-        let mut replaced = 0;
-        for (turn, member, value) in self.riders {
-            if let Some(prompt) = prompts.get_mut(turn) {
-                replaced += usize::from(prompt.insert(member, value).is_some());
-            }
-        }
+        let replaced = Self::place_riders(self.riders, &mut prompts, &mut self.lines);
         if replaced > 0 {
             draft.notes.push(format!(
-                "{replaced} meta line(s) replaced by a later one before the same turn were dropped"
+                "{replaced} meta line(s) replaced by a later one before the same turn are kept whole in that prompt's `lines`"
             ));
         }
-        for (mut prompt, exchange) in prompts.into_iter().zip(exchanges) {
+        let mut lines = vec![(Vec::new(), Vec::new()); exchanges.len()];
+        for kept in self.lines {
+            if let Some((prompt_lines, response_lines)) = lines.get_mut(kept.turn) {
+                let side = if kept.output {
+                    response_lines
+                } else {
+                    prompt_lines
+                };
+                side.push(Value::Object(kept.line));
+            }
+        }
+        for ((mut prompt, exchange), (prompt_lines, response_lines)) in
+            prompts.into_iter().zip(exchanges).zip(lines)
+        {
             let awaits = exchange.awaits_response();
             let Exchange {
                 prompt: input,
@@ -542,9 +609,15 @@ impl Conversation {
                 response_time,
             } = exchange;
             prompt.insert("input".to_owned(), Value::Array(input));
+            if !prompt_lines.is_empty() {
+                prompt.insert("lines".to_owned(), Value::Array(prompt_lines));
+            }
             let mut output = Map::new();
             if !awaits {
                 output.insert("output".to_owned(), Value::Array(response));
+                if !response_lines.is_empty() {
+                    output.insert("lines".to_owned(), Value::Array(response_lines));
+                }
             }
             draft.turns.push(TurnDraft {
                 prompt,
@@ -558,6 +631,16 @@ impl Conversation {
     }
 }
 
+/// A Codex rollout line kept in the turn it falls in: an item's or a rider's line as its
+/// envelope (the line without its `payload`, which the turn holds as an item or a
+/// member), any other line whole.
+struct RolloutLine {
+    turn: usize,
+    /// On the response's side (else the prompt's).
+    output: bool,
+    line: JsonObject,
+}
+
 /// A file whose records together make one session: a log, Response objects, a Codex
 /// rollout, or items one per line.
 #[derive(Default)]
@@ -566,10 +649,8 @@ struct Gathering {
     conversation: Conversation,
     /// Codex: whether the first `session_meta` was read.
     meta_seen: bool,
-    /// Codex: `event_msg` lines skipped.
-    events: usize,
-    /// Codex: lines kept out, as `type (line n)`.
-    kept_out: Vec<String>,
+    /// Codex: lines kept whole (no item, no rider), by type.
+    kept_whole: BTreeMap<String, usize>,
     /// Response objects read.
     responses: usize,
 }
@@ -618,41 +699,47 @@ impl Gathering {
                 "a Codex rollout line's string `type` (session_meta, turn_context, response_item, event_msg, compacted)",
             )
         })?;
-        let payload = record
-            .value
-            .get("payload")
-            .filter(|payload| payload.is_object())
+        let mut envelope = record.value.as_object().cloned().unwrap_or_default();
+        let payload = envelope
+            .remove("payload")
+            .filter(Value::is_object)
             .ok_or_else(|| record.error("/payload", "a Codex rollout line's `payload` object"))?;
         let time = line_time(record, options)?;
         match kind {
-            "response_item" => self.conversation.item(record, payload, "/payload", time)?,
-            "event_msg" => self.events += 1,
+            "response_item" => {
+                self.conversation.item(record, &payload, "/payload", time)?;
+                self.conversation.keep_line(envelope);
+            }
             "session_meta" if !self.meta_seen => {
                 self.meta_seen = true;
                 self.draft.session_id =
                     payload.get("id").and_then(Value::as_str).map(str::to_owned);
                 self.draft.start = time;
-                self.conversation.ride("session_meta", payload.clone());
+                self.conversation
+                    .ride_line("session_meta", payload, envelope);
             }
-            "turn_context" => self.conversation.ride("turn_context", payload.clone()),
-            other => self
-                .kept_out
-                .push(format!("{other} (line {})", record.line.unwrap_or(0))),
+            "turn_context" => self
+                .conversation
+                .ride_line("turn_context", payload, envelope),
+            other => {
+                *self.kept_whole.entry(other.to_owned()).or_default() += 1;
+                envelope.insert("payload".to_owned(), payload);
+                self.conversation.keep_line(envelope);
+            }
         }
         Ok(())
     }
 
     fn finish(mut self) -> SessionDraft {
-        if self.events > 0 {
+        if !self.kept_whole.is_empty() {
+            let kinds: Vec<String> = self
+                .kept_whole
+                .iter()
+                .map(|(kind, count)| format!("{count} {kind}"))
+                .collect();
             self.draft.notes.push(format!(
-                "skipped {} Codex event_msg line(s): UI echoes of the response items",
-                self.events
-            ));
-        }
-        if !self.kept_out.is_empty() {
-            self.draft.notes.push(format!(
-                "kept out Codex line(s) that are not items of the conversation: {}",
-                self.kept_out.join(", ")
+                "Codex lines that are no item of the conversation kept whole in the `lines` of the prompt or response they follow (event_msg lines echo items for the UI, and hold what no item does, such as token counts): {}",
+                kinds.join(", ")
             ));
         }
         if self.responses > 0 {
@@ -785,7 +872,9 @@ fn log_turn(record: &Record) -> Result<TurnDraft, ImportError> {
 mod tests {
     use super::OpenAiResponses;
     use crate::import::ImportOptions;
-    use crate::import::testing::{Counts, convert_text, counts, detect_text, only_session};
+    use crate::import::testing::{
+        Counts, assert_read_alike, convert_text, counts, detect_text, only_session,
+    };
     use crate::payload::{PayloadKind, payload_text};
     use serde_json::Value;
 
@@ -948,7 +1037,7 @@ mod tests {
     }
 
     #[test]
-    fn a_codex_rollout_skips_ui_echoes_and_keeps_a_failure_as_text() {
+    fn a_codex_rollout_keeps_every_line_and_a_failure_as_text() {
         let sessions = convert_text(
             &OpenAiResponses,
             "r.jsonl",
@@ -1001,14 +1090,128 @@ mod tests {
         assert!(
             notes
                 .iter()
-                .any(|n| n.contains("skipped 6 Codex event_msg")),
-            "{notes:?}"
-        );
-        assert!(
-            notes.iter().any(|n| n.contains("compacted (line 15)")),
+                .any(|n| n.contains("kept whole") && n.contains("1 compacted, 6 event_msg")),
             "{notes:?}"
         );
         assert!(!notes.iter().any(|n| n.contains("derived")), "{notes:?}");
+    }
+
+    #[test]
+    fn a_codex_rollout_keeps_each_line_in_the_turn_it_falls_in() {
+        let (_, document, _) = one("r.jsonl", CODEX);
+        let turns = &document["Turns"];
+        let first = &turns[0]["PRCPrompt"];
+        // Every line in the turn it falls in: an item's or a rider's as its envelope,
+        // the others whole, with what they follow.
+        let types = |lines: &Value| -> Vec<String> {
+            lines
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|line| {
+                    let kind = line["type"].as_str().unwrap_or_default();
+                    match line.get("payload") {
+                        Some(payload) => {
+                            format!("{kind}:{}", payload["type"].as_str().unwrap_or(""))
+                        }
+                        None => kind.to_owned(),
+                    }
+                })
+                .collect()
+        };
+        assert_eq!(
+            types(&first["lines"]),
+            [
+                "session_meta",
+                "response_item",
+                "response_item",
+                "event_msg:user_message",
+                "turn_context"
+            ]
+        );
+        assert_eq!(
+            first["lines"][0],
+            serde_json::json!({"timestamp": "2026-02-03T09:15:00.120Z", "type": "session_meta"})
+        );
+        let response = &turns[0]["BKNResponse"];
+        assert_eq!(
+            types(&response["lines"]),
+            [
+                "response_item",
+                "event_msg:agent_reasoning",
+                "response_item",
+                "event_msg:token_count"
+            ]
+        );
+        // A token count no item holds.
+        let usage = &response["lines"][3]["payload"]["info"]["total_token_usage"];
+        assert_eq!(usage["input_tokens"], 5321);
+        let compacted = &turns[1]["BKNResponse"]["lines"][4];
+        assert_eq!(compacted["type"], "compacted");
+        assert!(
+            compacted["payload"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("Résumé"))
+        );
+        assert_eq!(
+            types(&turns[2]["PRCPrompt"]["lines"]),
+            ["turn_context", "response_item", "event_msg:user_message"]
+        );
+    }
+
+    #[test]
+    fn the_lines_kept_beside_the_items_are_read_as_no_item() {
+        let (_, document, _) = one("r.jsonl", CODEX);
+        let mut kept = 0;
+        for turn in document["Turns"].as_array().expect("turns") {
+            for (member, kind) in [
+                ("PRCPrompt", PayloadKind::Prompt),
+                ("BKNResponse", PayloadKind::Answer),
+            ] {
+                let payload = turn[member].as_object().expect("a payload");
+                let mut without = payload.clone();
+                kept += without
+                    .remove("lines")
+                    .map_or(0, |lines| lines.as_array().map_or(0, Vec::len));
+                assert_read_alike(payload, &without, kind);
+            }
+        }
+        assert_eq!(kept, 19, "every line of the rollout");
+    }
+
+    #[test]
+    fn a_replaced_turn_context_and_lines_after_the_last_item_are_kept() {
+        let text = [
+            r#"{"timestamp":"2026-02-03T09:15:00Z","type":"session_meta","payload":{"id":"rc"}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:01Z","type":"turn_context","payload":{"effort":"high"}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:02Z","type":"turn_context","payload":{"effort":"low"}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:03Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Hallo"}]}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:04Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hallo!"}]}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:05Z","type":"turn_context","payload":{"effort":"medium"}}"#,
+            r#"{"timestamp":"2026-02-03T09:15:06Z","type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}"#,
+        ]
+        .join("\n");
+        let (counts, document, notes) = one("rc.jsonl", &text);
+        assert_eq!(counts.turns, 2);
+        let first = &document["Turns"][0]["PRCPrompt"];
+        // The later context rides on the prompt; the earlier one stays whole in `lines`.
+        assert_eq!(first["turn_context"]["effort"], "low");
+        assert_eq!(first["lines"][1]["payload"]["effort"], "high");
+        assert!(first["lines"][2].get("payload").is_none());
+        // A context after the last response prepares a call not sent: a turn awaiting
+        // it; an event follows the response it comes after.
+        let last = &document["Turns"][1];
+        assert_eq!(last["BKNResponse"], serde_json::json!({}));
+        assert_eq!(last["PRCPrompt"]["turn_context"]["effort"], "medium");
+        assert_eq!(last["PRCPrompt"]["lines"][0]["type"], "turn_context");
+        let event = &document["Turns"][0]["BKNResponse"]["lines"][1];
+        assert_eq!(event["payload"]["reason"], "interrupted");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("1 meta line(s) replaced") && n.contains("kept whole")),
+            "{notes:?}"
+        );
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! reading the converted payloads as the mapping reads them.
 
 use super::{Choice, Converted, ImportError, ImportEvent, ImportOptions, Importer, import_paths};
-use crate::payload::{find_tool_calls, find_tool_results};
+use crate::model::JsonObject;
+use crate::payload::{
+    PayloadKind, answer_messages, find_tool_calls, find_tool_results, payload_text, prompt_messages,
+};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::io::Write;
@@ -148,4 +151,18 @@ pub(crate) fn counts(converted: &Converted) -> Counts {
     }
     counts.tools = tools.into_iter().collect();
     counts
+}
+
+/// Asserts that the payload layer reads `payload` as it reads `without`, the same payload
+/// without what an importer kept beside its messages (lines that are no message): the
+/// same messages, text, calls and results.
+pub(crate) fn assert_read_alike(payload: &JsonObject, without: &JsonObject, kind: PayloadKind) {
+    let messages = |payload: &JsonObject| match kind {
+        PayloadKind::Prompt => prompt_messages(payload),
+        PayloadKind::Answer => answer_messages(payload),
+    };
+    assert_eq!(messages(payload), messages(without), "{payload:?}");
+    assert_eq!(payload_text(payload, kind), payload_text(without, kind));
+    assert_eq!(find_tool_calls(payload), find_tool_calls(without));
+    assert_eq!(find_tool_results(payload), find_tool_results(without));
 }

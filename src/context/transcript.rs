@@ -7,7 +7,7 @@
 //!   messages after its last assistant message. The system prompt is the first turn's;
 //!   a later copy of it is not repeated.
 //! - Results are paired with calls by id, else by tool name, else by position (the
-//!   order FORMATS.md gives). Calls without an id get `call_<TurnIndex>_<n>`, the n-th
+//!   order docs/formats.md gives). Calls without an id get `call_<TurnIndex>_<n>`, the n-th
 //!   call of that turn. A result whose call is not in the history, and a call whose
 //!   result is not, are left out with a note: no provider takes either.
 //! - A unit is a run of turns linked by calls answered in a later turn: a turn whose

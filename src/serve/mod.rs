@@ -13,6 +13,7 @@ mod error;
 mod mcp;
 mod memory;
 mod negotiate;
+mod parameters;
 mod queries;
 mod report;
 mod rows;

@@ -6,3 +6,5 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::print_stderr)]
 
 mod common;
+#[path = "hostile/secrets.rs"]
+mod secrets;

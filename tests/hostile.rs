@@ -10,3 +10,5 @@ mod common;
 mod http;
 #[path = "hostile/query.rs"]
 mod query;
+#[path = "hostile/secrets.rs"]
+mod secrets;

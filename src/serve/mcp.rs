@@ -59,15 +59,25 @@ pub struct GetContext {
     pub until: Option<u64>,
 }
 
-/// `remember`'s arguments.
+/// `remember`'s arguments: an argument it does not know is refused before anything is
+/// written (serde cannot refuse unknown members of a flattened struct, so the item's
+/// members are listed here again).
 #[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct RememberArguments {
     /// The session's id (SessionID).
     pub session: String,
-    /// The memory item: turn, kind, text, validity.
-    #[serde(flatten)]
-    pub item: MemoryRequest,
+    /// The TurnIndex of the turn it is derived from.
+    pub turn: u64,
+    /// fact, decision or lesson.
+    pub kind: String,
+    /// What to remember, in one or two sentences.
+    pub text: String,
+    /// From when it holds (RFC 3339, or a date).
+    pub valid_from: Option<String>,
+    /// Until when it holds, exclusive (RFC 3339, or a date).
+    pub valid_until: Option<String>,
 }
 
 /// `list_sessions`' arguments.
@@ -213,7 +223,22 @@ impl McpTools {
                  ask the user to start it with `ihigraph mcp --allow-write`",
             ));
         }
-        let request = match arguments.item.to_remember(arguments.session) {
+        let RememberArguments {
+            session,
+            turn,
+            kind,
+            text,
+            valid_from,
+            valid_until,
+        } = arguments;
+        let item = MemoryRequest {
+            turn,
+            kind,
+            text,
+            valid_from,
+            valid_until,
+        };
+        let request = match item.to_remember(session) {
             Ok(request) => request,
             Err(error) => return Ok(mistake(error.message)),
         };

@@ -2,6 +2,7 @@
 //! `GET /sessions/{id}/context`, `POST /sessions/{id}/memory`, `GET /memory`,
 //! `DELETE /memory/{item}`.
 
+use super::parameters::Parameters;
 use super::rows::json_rows;
 use super::{ApiError, AppState, auth};
 use crate::context::{ContextFormat, ContextOptions, SystemPrompt, Tokenizer, session_context};
@@ -10,14 +11,13 @@ use crate::query::{MEMORIES, parse_date_time};
 use crate::store::HistoryStore;
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use oxsdatatypes::DateTime;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
@@ -94,9 +94,13 @@ pub(crate) fn context_json(
 async fn context(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(parameters): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let get = |name: &str| parameters.get(name).map(String::as_str);
+    let parameters = Parameters::parse(
+        query.as_deref(),
+        &["budget", "format", "tokenizer", "system", "until"],
+    )?;
+    let get = |name: &str| parameters.get(name);
     let options = context_options(
         get("budget"),
         get("format"),
@@ -110,9 +114,11 @@ async fn context(
     Ok(Json(body).into_response())
 }
 
-/// What `POST /sessions/{id}/memory` takes (and MCP's `remember`).
+/// What `POST /sessions/{id}/memory` takes (and MCP's `remember`): a member it does
+/// not know is refused, not left out of the item.
 #[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
 pub struct MemoryRequest {
     /// The TurnIndex of the turn it is derived from.
     pub turn: u64,
@@ -175,10 +181,12 @@ pub(crate) fn remembered_json(
 async fn remember_turn(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     auth::may_write(&state.options, &headers)?;
+    Parameters::parse(query.as_deref(), &[])?;
     let request: MemoryRequest = serde_json::from_slice(&body).map_err(|error| {
         ApiError::bad_request(format!(
             "the body is not a memory request ({{\"turn\", \"kind\", \"text\", \"valid_from\"?, \"valid_until\"?}}): {error}"
@@ -199,13 +207,14 @@ async fn remember_turn(
 /// `GET /memory?session=&kind=&at=`: the memory items, as the `memories` query gives them.
 async fn list(
     State(state): State<AppState>,
-    Query(parameters): Query<HashMap<String, String>>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let parameters = Parameters::parse(query.as_deref(), &["session", "kind", "at"])?;
     let kind = parameters
         .get("kind")
-        .map(|kind| kind.parse::<MemoryKind>())
+        .map(str::parse::<MemoryKind>)
         .transpose()?;
-    let mut arguments = memories_arguments(parameters.get("session").map(String::as_str), kind);
+    let mut arguments = memories_arguments(parameters.get("session"), kind);
     if let Some(at) = parameters.get("at") {
         arguments = arguments.raw("at", at);
     }
@@ -222,9 +231,11 @@ async fn list(
 async fn forget_item(
     State(state): State<AppState>,
     Path(item): Path<String>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     auth::may_write(&state.options, &headers)?;
+    Parameters::parse(query.as_deref(), &[])?;
     state
         .write(move |store: &HistoryStore| Ok(forget(store, &item)?))
         .await?;

@@ -22,6 +22,7 @@ mod limits;
 mod mcp;
 mod memory;
 mod negotiate;
+mod parameters;
 mod queries;
 mod report;
 mod rows;

@@ -3,6 +3,7 @@
 //! Every write is checked first, as `ingest` checks, and stored in one atomic step.
 
 use super::negotiate::choose;
+use super::parameters::Parameters;
 use super::rows::json_rows;
 use super::{ApiError, AppState, auth};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
@@ -13,13 +14,12 @@ use crate::query::{Arguments, SESSIONS};
 use crate::read::{Origin, parse_json};
 use crate::store::{ExportFormat, HistoryStore};
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 /// The most sessions in one page of `GET /sessions`.
 const MAX_PAGE: usize = 1000;
@@ -33,32 +33,34 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/sessions/{id}/turns", post(append))
 }
 
-type Parameters = Query<HashMap<String, String>>;
-
 /// `GET /sessions?limit=&offset=&m-instance=&u-environment=`: the sessions, latest
 /// start first, as the `sessions` canned query gives them.
 async fn list(
     State(state): State<AppState>,
-    Query(parameters): Parameters,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let number = |name: &str, default: usize| -> Result<usize, ApiError> {
-        parameters.get(name).map_or(Ok(default), |value| {
-            value.parse().map_err(|_| {
-                ApiError::bad_request(format!("{name}={value:?} is not a whole number"))
-            })
-        })
-    };
-    let limit = number("limit", DEFAULT_PAGE)?;
-    let offset = number("offset", 0)?;
+    let parameters = Parameters::parse(
+        query.as_deref(),
+        &["limit", "offset", "m-instance", "u-environment"],
+    )?;
+    let limit = parameters.number("limit", DEFAULT_PAGE, usize::MAX)?;
+    let offset = parameters.number("offset", 0, usize::MAX)?;
     if limit == 0 || limit > MAX_PAGE {
         return Err(ApiError::bad_request(format!(
             "limit={limit}: a page holds 1 to {MAX_PAGE} sessions"
         )));
     }
+    // The next page starts here: past the largest number, there is none to link to.
+    let end = offset.checked_add(limit).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "offset={offset}: the page would end past {}, the largest offset",
+            usize::MAX
+        ))
+    })?;
     let mut arguments = Arguments::new();
     for name in ["m-instance", "u-environment"] {
         if let Some(value) = parameters.get(name) {
-            arguments = arguments.raw(name, value.as_str());
+            arguments = arguments.raw(name, value);
         }
     }
     let rows = state
@@ -66,8 +68,7 @@ async fn list(
         .await?;
     let total = rows.len();
     let page: Vec<Value> = rows.into_iter().skip(offset).take(limit).collect();
-    let next = (offset + limit < total)
-        .then(|| format!("/sessions?offset={}&limit={limit}", offset + limit));
+    let next = (end < total).then(|| format!("/sessions?offset={end}&limit={limit}"));
     Ok(Json(json!({
         "sessions": page,
         "total": total,
@@ -110,8 +111,10 @@ const SESSION_OFFERS: &[(&str, SessionFormat)] = &[
 async fn read(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    Parameters::parse(query.as_deref(), &[])?;
     match choose(&headers, SESSION_OFFERS)? {
         SessionFormat::PgmIhi => {
             let history = state.blocking(move |store| Ok(store.history(&id)?)).await?;
@@ -139,16 +142,24 @@ async fn read(
 async fn put(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(parameters): Parameters,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     auth::may_write(&state.options, &headers)?;
-    let lenient = flag(&parameters, "lenient")?;
-    let from = parameters
-        .get("from")
-        .map_or("pgm-ihi", String::as_str)
-        .to_owned();
+    let parameters = Parameters::parse(
+        query.as_deref(),
+        &[
+            "from",
+            "lenient",
+            "start-time",
+            "timezone",
+            "instance-id",
+            "environment-id",
+        ],
+    )?;
+    let lenient = parameters.flag("lenient")?;
+    let from = parameters.get("from").unwrap_or("pgm-ihi").to_owned();
     let import = import_options(&parameters, &id)?;
     let scheme = state.store.scheme().clone();
     // Checking and mapping need no lock: only the write waits for the writes before it.
@@ -360,10 +371,7 @@ fn mismatch(id: &str, found: &str, origin: &Origin) -> ApiError {
 
 /// The importer options a PUT may give: `start-time`, `timezone`, `instance-id`,
 /// `environment-id`; the session id is the URL's.
-fn import_options(
-    parameters: &HashMap<String, String>,
-    id: &str,
-) -> Result<ImportOptions, ApiError> {
+fn import_options(parameters: &Parameters, id: &str) -> Result<ImportOptions, ApiError> {
     let mut options = ImportOptions::default().session_id(id);
     if let Some(time) = parameters.get("start-time") {
         options = options
@@ -384,27 +392,32 @@ fn import_options(
     Ok(options)
 }
 
-fn flag(parameters: &HashMap<String, String>, name: &str) -> Result<bool, ApiError> {
-    match parameters.get(name).map(String::as_str) {
-        None | Some("false") => Ok(false),
-        Some("true" | "") => Ok(true),
-        Some(other) => Err(ApiError::bad_request(format!(
-            "{name}={other:?}: true or false"
-        ))),
-    }
-}
-
 /// `POST /sessions/{id}/turns[?create=true&m-instance=&u-environment=&data-id=&source-aim=&lenient=true]`:
 /// appends the body's turn (a JSON object as in a document's `Turns`); 200, or 201
 /// when `create` started the session.
 async fn append(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    Query(parameters): Parameters,
+    RawQuery(query): RawQuery,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     auth::may_write(&state.options, &headers)?;
+    let parameters = Parameters::parse(
+        query.as_deref(),
+        &[
+            "create",
+            "m-instance",
+            "u-environment",
+            "data-id",
+            "source-aim",
+            "lenient",
+        ],
+    )?;
+    let options = CheckOptions {
+        lenient: parameters.flag("lenient")?,
+    };
+    let create = new_session(&parameters)?;
     let origin = Origin {
         name: "request body".to_owned(),
         line: None,
@@ -413,10 +426,6 @@ async fn append(
         let diagnostic = Diagnostic::from(&error);
         ApiError::refused("the turn is not JSON", &origin, &[diagnostic])
     })?;
-    let options = CheckOptions {
-        lenient: flag(&parameters, "lenient")?,
-    };
-    let create = new_session(&parameters)?;
     let outcome = state
         .write(move |store| Ok(append_turn(store, &id, &turn, create.as_ref(), options)?))
         .await?;
@@ -440,12 +449,12 @@ async fn append(
 }
 
 /// What starts a session that is not stored yet, when `create=true`.
-fn new_session(parameters: &HashMap<String, String>) -> Result<Option<NewSession>, ApiError> {
-    if !flag(parameters, "create")? {
+fn new_session(parameters: &Parameters) -> Result<Option<NewSession>, ApiError> {
+    if !parameters.flag("create")? {
         return Ok(None);
     }
     let required = |name: &str| {
-        parameters.get(name).cloned().ok_or_else(|| {
+        parameters.get(name).map(str::to_owned).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "create=true needs m-instance, u-environment, data-id and source-aim: {name} is missing"
             ))
@@ -460,14 +469,18 @@ fn new_session(parameters: &HashMap<String, String>) -> Result<Option<NewSession
     }))
 }
 
-/// `DELETE /sessions/{id}`: 204, or 404 when there is no such session.
+/// `DELETE /sessions/{id}[?dry-run=true&receipt=true]`: 204 (200 with the receipt when
+/// asked), or 404 when there is no such session. Both parameters are read before
+/// anything is deleted.
 async fn delete(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    Query(parameters): Parameters,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let dry_run = flag(&parameters, "dry-run")?;
+    let parameters = Parameters::parse(query.as_deref(), &["dry-run", "receipt"])?;
+    let dry_run = parameters.flag("dry-run")?;
+    let with_receipt = dry_run || parameters.flag("receipt")?;
     if !dry_run {
         auth::may_write(&state.options, &headers)?;
     }
@@ -495,7 +508,7 @@ async fn delete(
     if receipt.mentions_left > 0 {
         return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());
     }
-    if dry_run || flag(&parameters, "receipt")? {
+    if with_receipt {
         Ok(Json(body).into_response())
     } else {
         Ok(StatusCode::NO_CONTENT.into_response())

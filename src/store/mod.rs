@@ -20,7 +20,7 @@ pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
-pub use remote::{Credentials, Dialect, Limits, Remote, RemoteError, RemoteOptions};
+pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use settings::SchemeRequest;
 pub use writer::SessionWriter;
 

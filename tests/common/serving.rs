@@ -40,6 +40,13 @@ impl Server {
         if let Some(token) = token {
             command.env("IHIGRAPH_TOKEN", token);
         }
+        Self::spawn(command)
+    }
+
+    /// Starts `ihigraph ... serve` as `command` says (its standard error is taken), and
+    /// waits for it to say where it serves.
+    pub fn spawn(mut command: Command) -> Self {
+        command.stderr(Stdio::piped());
         let mut child = command.spawn().unwrap();
         let stderr = child.stderr.take().unwrap();
         let log = Arc::new(Mutex::new(Vec::new()));

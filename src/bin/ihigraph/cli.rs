@@ -32,9 +32,15 @@ pub struct StoreArgs {
     pub memory: bool,
     /// Use a SPARQL 1.1 server instead of a store directory: its query endpoint.
     /// Credentials come from the environment only: IHIGRAPH_ENDPOINT_USER with
-    /// IHIGRAPH_ENDPOINT_PASSWORD (HTTP Basic or Digest, as the server asks), or
-    /// IHIGRAPH_ENDPOINT_TOKEN (Bearer).
-    #[arg(long, global = true, env = "IHIGRAPH_ENDPOINT", value_name = "URL")]
+    /// IHIGRAPH_ENDPOINT_PASSWORD (HTTP Digest, or Basic as the server asks), or
+    /// IHIGRAPH_ENDPOINT_TOKEN (Bearer); a URL with user:password@ is refused.
+    #[arg(
+        long,
+        global = true,
+        env = "IHIGRAPH_ENDPOINT",
+        value_name = "URL",
+        hide_env_values = true
+    )]
     pub endpoint: Option<String>,
     /// The server's SPARQL update endpoint [default: the query endpoint; Oxigraph's
     /// /update beside its /query]
@@ -43,7 +49,8 @@ pub struct StoreArgs {
         global = true,
         env = "IHIGRAPH_UPDATE_ENDPOINT",
         value_name = "URL",
-        requires = "endpoint"
+        requires = "endpoint",
+        hide_env_values = true
     )]
     pub update_endpoint: Option<String>,
     /// The server's Graph Store Protocol endpoint: when given, whole sessions are
@@ -53,9 +60,22 @@ pub struct StoreArgs {
         global = true,
         env = "IHIGRAPH_GRAPH_STORE",
         value_name = "URL",
-        requires = "endpoint"
+        requires = "endpoint",
+        hide_env_values = true
     )]
     pub graph_store: Option<String>,
+    /// Send the password as HTTP Basic over plain http:// when the server asks for
+    /// Basic. Off, it is refused: anyone on the path reads a Basic password, and one
+    /// who stands in for a Digest server asks for Basic to get it. Digest (which never
+    /// sends the password) and https:// need no such leave. The variable takes 1, true,
+    /// yes or on.
+    #[arg(
+        long,
+        global = true,
+        env = "IHIGRAPH_ALLOW_BASIC_OVER_HTTP",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_basic_over_http: bool,
     /// Seconds to wait for a connection to the server.
     #[arg(long, global = true, default_value_t = 5.0, value_name = "SECONDS")]
     pub connect_timeout: f64,

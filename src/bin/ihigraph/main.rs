@@ -7,6 +7,7 @@
 
 mod cli;
 mod commands;
+mod files;
 mod output;
 mod status;
 

@@ -95,7 +95,11 @@ pub fn of(error: &anyhow::Error) -> Status {
 
 fn of_store_error(error: &StoreError) -> Status {
     match error {
-        StoreError::Remote(RemoteError::BadUrl { .. }) => Status::Usage,
+        StoreError::Remote(
+            RemoteError::BadUrl { .. }
+            | RemoteError::CredentialsInUrl { .. }
+            | RemoteError::BasicOverHttp { .. },
+        ) => Status::Usage,
         StoreError::Remote(RemoteError::Status { status, .. }) if *status == 400 => Status::Refused,
         StoreError::QuerySyntax(_)
         | StoreError::TooDeep(_)

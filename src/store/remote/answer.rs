@@ -3,6 +3,7 @@
 //! them (Virtuoso says `"1"` for `true` in JSON results and pads fractions of seconds).
 
 use super::dialect::Dialect;
+use super::endpoint::Endpoint;
 use super::error::RemoteError;
 use super::http::Answer;
 use oxigraph::io::{RdfFormat, RdfParser};
@@ -23,10 +24,10 @@ pub(super) struct Rows {
 
 impl Rows {
     /// The rows, refused when they may be cut.
-    pub fn whole(self, url: &str) -> Result<Self, RemoteError> {
+    pub fn whole(self, url: &Endpoint) -> Result<Self, RemoteError> {
         match self.cut_at {
             Some(cap) => Err(RemoteError::Truncated {
-                url: url.to_owned(),
+                url: url.clone(),
                 reason: format!(
                     "it holds {} rows, the server's cap (ResultSetMaxRows {cap}), so rows may be missing: page the query (LIMIT and OFFSET under ORDER BY) or raise the cap",
                     self.rows.len()
@@ -51,12 +52,12 @@ pub(super) const N_TRIPLES: &str = "application/n-triples";
 /// The results of a SELECT or ASK, refused when the server says or shows it cut them.
 pub(super) fn results(
     answer: &Answer,
-    url: &str,
+    url: &Endpoint,
     dialect: Dialect,
 ) -> Result<Results, RemoteError> {
     check_time_cut(answer, url)?;
     let bad = |reason: String| RemoteError::BadAnswer {
-        url: url.to_owned(),
+        url: url.clone(),
         reason,
     };
     let format = results_format(&answer.content_type).ok_or_else(|| {
@@ -98,14 +99,14 @@ pub(super) fn results(
 /// The triples of a CONSTRUCT or DESCRIBE answer given as N-Triples.
 pub(super) fn triples(
     answer: &Answer,
-    url: &str,
+    url: &Endpoint,
     dialect: Dialect,
 ) -> Result<Vec<Triple>, RemoteError> {
     check_time_cut(answer, url)?;
     let mut triples = Vec::new();
     for triple in RdfParser::from_format(RdfFormat::NTriples).for_slice(&answer.body) {
         let quad = triple.map_err(|error| RemoteError::BadAnswer {
-            url: url.to_owned(),
+            url: url.clone(),
             reason: format!("not N-Triples: {error}"),
         })?;
         triples.push(Triple::new(
@@ -119,7 +120,7 @@ pub(super) fn triples(
         && triples.len() as u64 > cap
     {
         return Err(RemoteError::Truncated {
-            url: url.to_owned(),
+            url: url.clone(),
             reason: format!(
                 "it holds {} triples, more than the server's cap (ResultSetMaxRows {cap}), which cuts graph answers silently",
                 triples.len()
@@ -130,10 +131,10 @@ pub(super) fn triples(
 }
 
 /// Virtuoso's "anytime" answers, cut by a time limit, say so in headers only.
-fn check_time_cut(answer: &Answer, url: &str) -> Result<(), RemoteError> {
+fn check_time_cut(answer: &Answer, url: &Endpoint) -> Result<(), RemoteError> {
     match &answer.sql_state {
         Some(state) if state.trim() == "S1TAT" => Err(RemoteError::Truncated {
-            url: url.to_owned(),
+            url: url.clone(),
             reason: "the server stopped the query at its time limit and sent partial results"
                 .to_owned(),
         }),
@@ -233,31 +234,27 @@ mod tests {
 
     #[test]
     fn rows_at_the_servers_cap_are_refused_as_cut() {
-        let Ok(Results::Rows(rows)) = results(&answer(TWO_ROWS, None, None), "u", Dialect::Generic)
+        let u = &Endpoint::parse("http://u/").unwrap();
+        let Ok(Results::Rows(rows)) = results(&answer(TWO_ROWS, None, None), u, Dialect::Generic)
         else {
             panic!("two rows")
         };
         assert_eq!(rows.rows[0][0], Some(typed("true", xsd::BOOLEAN)));
         assert_eq!(rows.cut_at, None);
-        let Ok(Results::Rows(cut)) =
-            results(&answer(TWO_ROWS, Some(2), None), "u", Dialect::Generic)
+        let Ok(Results::Rows(cut)) = results(&answer(TWO_ROWS, Some(2), None), u, Dialect::Generic)
         else {
             panic!("two rows")
         };
         assert_eq!(cut.cut_at, Some(2));
-        assert!(matches!(cut.whole("u"), Err(RemoteError::Truncated { .. })));
+        assert!(matches!(cut.whole(u), Err(RemoteError::Truncated { .. })));
         let known = Dialect::Virtuoso { max_rows: Some(2) };
-        let Ok(Results::Rows(cut)) = results(&answer(TWO_ROWS, None, None), "u", known) else {
+        let Ok(Results::Rows(cut)) = results(&answer(TWO_ROWS, None, None), u, known) else {
             panic!("two rows")
         };
         assert_eq!(cut.cut_at, Some(2));
-        let timed = results(
-            &answer(TWO_ROWS, None, Some("S1TAT")),
-            "u",
-            Dialect::Generic,
-        );
+        let timed = results(&answer(TWO_ROWS, None, Some("S1TAT")), u, Dialect::Generic);
         assert!(matches!(timed, Err(RemoteError::Truncated { .. })));
-        let garbage = results(&answer("{\"head\":", None, None), "u", Dialect::Generic);
+        let garbage = results(&answer("{\"head\":", None, None), u, Dialect::Generic);
         assert!(matches!(garbage, Err(RemoteError::BadAnswer { .. })));
     }
 }

@@ -1,21 +1,43 @@
 //! What can go wrong talking to a SPARQL server.
 
+use super::endpoint::Endpoint;
+
 /// What went wrong with a SPARQL 1.1 server. Every message names the endpoint; none
-/// carries a credential.
+/// carries a credential: an [`Endpoint`] never shows a `user:password@`, and a server's
+/// own text has the credentials taken out of it.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RemoteError {
     /// An endpoint option is not a usable URL.
-    #[error("{url:?} is not an http:// or https:// URL")]
+    #[error("\"{url}\" is not an http:// or https:// URL")]
     BadUrl {
         /// What was given.
-        url: String,
+        url: Endpoint,
+    },
+    /// An endpoint's URL holds credentials (`user:password@`), or an `@` before its
+    /// query that may be part of them: they would be shown wherever the URL is.
+    #[error(
+        "\"{url}\" holds credentials in the URL (user:password@), where messages and logs would show them: give them in IHIGRAPH_ENDPOINT_USER and IHIGRAPH_ENDPOINT_PASSWORD (or a token in IHIGRAPH_ENDPOINT_TOKEN) instead (an @ in the path is written %40)"
+    )]
+    CredentialsInUrl {
+        /// What was given, shown without the credentials.
+        url: Endpoint,
+    },
+    /// The server asked for the password as HTTP Basic over plain HTTP, and it was not
+    /// sent: anyone on the path could read it (and a server that asked for Digest
+    /// before could be one that someone on the path stands in for).
+    #[error(
+        "{url} asks for the password as HTTP Basic over plain http://, where anyone on the path could read it, so it was not sent: use https://, or allow it with IHIGRAPH_ALLOW_BASIC_OVER_HTTP=1"
+    )]
+    BasicOverHttp {
+        /// The endpoint.
+        url: Endpoint,
     },
     /// The server could not be reached, or did not answer in time (after the retries).
     #[error("cannot reach {url}: {reason} (after {attempts} attempt(s))")]
     Unreachable {
         /// The endpoint.
-        url: String,
+        url: Endpoint,
         /// What the connection said.
         reason: String,
         /// How many attempts were made.
@@ -27,7 +49,7 @@ pub enum RemoteError {
     )]
     Unauthorized {
         /// The endpoint.
-        url: String,
+        url: Endpoint,
         /// 401 or 403.
         status: u16,
         /// What the server asked for, when it said.
@@ -37,7 +59,7 @@ pub enum RemoteError {
     #[error("{url} answered HTTP {status}: {message}")]
     Status {
         /// The endpoint.
-        url: String,
+        url: Endpoint,
         /// The HTTP status.
         status: u16,
         /// The start of the server's message.
@@ -47,7 +69,7 @@ pub enum RemoteError {
     #[error("{url} gave an answer that cannot be read: {reason}")]
     BadAnswer {
         /// The endpoint.
-        url: String,
+        url: Endpoint,
         /// What is wrong with it.
         reason: String,
     },
@@ -55,7 +77,7 @@ pub enum RemoteError {
     #[error("{url} cut the answer: {reason}")]
     Truncated {
         /// The endpoint.
-        url: String,
+        url: Endpoint,
         /// How the cut shows.
         reason: String,
     },

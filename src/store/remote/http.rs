@@ -2,6 +2,7 @@
 //! or Digest, whichever the server asks for, or a Bearer token), retries with backoff for
 //! requests that may be sent twice, and answers read whole.
 
+use super::endpoint::Endpoint;
 use super::error::{RemoteError, message_of};
 use http_auth::{PasswordClient, PasswordParams};
 use std::io::Read;
@@ -25,6 +26,51 @@ pub enum Credentials {
     },
     /// A token, sent as `Authorization: Bearer`.
     Bearer(String),
+}
+
+impl Credentials {
+    /// The texts that would give the credentials away: the password, the token, and
+    /// the HTTP Basic form of user and password. Short ones are left (a one-letter
+    /// password would take every such letter out of a message, and guards nothing).
+    fn secrets(&self) -> Vec<Vec<u8>> {
+        let texts = match self {
+            Self::None => Vec::new(),
+            Self::Password { user, password } => vec![
+                password.clone(),
+                // The Base64 of `user:password`, without its `Basic ` scheme.
+                http_auth::basic::encode_credentials(user, password)
+                    .trim_start_matches("Basic ")
+                    .to_owned(),
+            ],
+            Self::Bearer(token) => vec![token.clone()],
+        };
+        texts
+            .into_iter()
+            .filter(|text| text.len() >= 4)
+            .map(String::into_bytes)
+            .collect()
+    }
+
+    /// A server's text with the credentials taken out, before it goes into a message
+    /// (a server or a proxy may echo a request's headers in its error page).
+    fn scrub(&self, text: &[u8]) -> Vec<u8> {
+        let secrets = self.secrets();
+        let mut scrubbed = Vec::with_capacity(text.len());
+        let mut at = 0;
+        while at < text.len() {
+            match secrets.iter().find(|secret| text[at..].starts_with(secret)) {
+                Some(secret) => {
+                    scrubbed.extend_from_slice(b"(hidden)");
+                    at += secret.len();
+                }
+                None => {
+                    scrubbed.push(text[at]);
+                    at += 1;
+                }
+            }
+        }
+        scrubbed
+    }
 }
 
 impl std::fmt::Debug for Credentials {
@@ -89,16 +135,16 @@ impl Answer {
     }
 
     /// The answer as an error, for a status that is not success.
-    pub fn error(&self, url: &str) -> RemoteError {
+    pub fn error(&self, url: &Endpoint) -> RemoteError {
         if self.status == 401 || self.status == 403 && self.body.is_empty() {
             return RemoteError::Unauthorized {
-                url: url.to_owned(),
+                url: url.clone(),
                 status: self.status,
                 hint: String::new(),
             };
         }
         RemoteError::Status {
-            url: url.to_owned(),
+            url: url.clone(),
             status: self.status,
             message: message_of(&self.body),
         }
@@ -112,10 +158,12 @@ pub(super) struct Client {
     /// The answer to the server's last challenge (Basic or Digest), reused while valid.
     challenge: Mutex<Option<PasswordClient>>,
     retries: u32,
+    /// Whether the password may go as HTTP Basic over plain `http://`.
+    basic_over_http: bool,
 }
 
 impl Client {
-    pub fn new(credentials: Credentials, limits: Limits) -> Self {
+    pub fn new(credentials: Credentials, limits: Limits, basic_over_http: bool) -> Self {
         let tls = ureq::tls::TlsConfig::builder()
             .root_certs(ureq::tls::RootCerts::PlatformVerifier)
             .build();
@@ -132,6 +180,7 @@ impl Client {
             credentials,
             challenge: Mutex::new(None),
             retries: limits.retries,
+            basic_over_http,
         }
     }
 
@@ -141,7 +190,7 @@ impl Client {
     pub fn send(
         &self,
         method: &Method,
-        url: &str,
+        url: &Endpoint,
         accept: Option<&str>,
         body: &Body<'_>,
         idempotent: bool,
@@ -189,12 +238,12 @@ impl Client {
     fn authenticated(
         &self,
         method: &Method,
-        url: &str,
+        url: &Endpoint,
         accept: Option<&str>,
         content_type: Option<&str>,
         body: &[u8],
     ) -> Result<Answer, RemoteError> {
-        let authorization = self.authorization(method, url, body);
+        let authorization = self.authorization(method, url, body)?;
         let answer = self.once(method, url, accept, content_type, body, authorization)?;
         if answer.status != 401 {
             return Ok(answer);
@@ -207,7 +256,7 @@ impl Client {
             return Err(self.refused(url, &answer, 401));
         };
         *self.lock() = Some(challenge);
-        let authorization = self.authorization(method, url, body);
+        let authorization = self.authorization(method, url, body)?;
         let answer = self.once(method, url, accept, content_type, body, authorization)?;
         if answer.status == 401 {
             return Err(self.refused(url, &answer, 401));
@@ -215,7 +264,7 @@ impl Client {
         Ok(answer)
     }
 
-    fn refused(&self, url: &str, answer: &Answer, status: u16) -> RemoteError {
+    fn refused(&self, url: &Endpoint, answer: &Answer, status: u16) -> RemoteError {
         let asked = answer
             .challenge
             .as_deref()
@@ -227,7 +276,7 @@ impl Client {
             _ => asked.replacen(", ", " (", 1) + if asked.is_empty() { "" } else { ")" },
         };
         RemoteError::Unauthorized {
-            url: url.to_owned(),
+            url: url.clone(),
             status,
             hint,
         }
@@ -239,37 +288,52 @@ impl Client {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The `Authorization` header for a request, if there is one to send.
-    fn authorization(&self, method: &Method, url: &str, body: &[u8]) -> Option<String> {
-        match &self.credentials {
-            Credentials::None => None,
-            Credentials::Bearer(token) => Some(format!("Bearer {token}")),
-            Credentials::Password { user, password } => {
-                let mut challenge = self.lock();
-                let client = challenge.as_mut()?;
-                client
-                    .respond(&PasswordParams {
-                        username: user,
-                        password,
-                        uri: request_target(url),
-                        method: method.as_str(),
-                        body: Some(body),
-                    })
-                    .ok()
-            }
+    /// The `Authorization` header for a request, if there is one to send: never the
+    /// password as Basic over plain HTTP unless allowed. Checked per request, not per
+    /// challenge: the answer to a Basic challenge of an `https://` endpoint is reused
+    /// for the others, and one of them may be `http://`.
+    fn authorization(
+        &self,
+        method: &Method,
+        url: &Endpoint,
+        body: &[u8],
+    ) -> Result<Option<String>, RemoteError> {
+        let (user, password) = match &self.credentials {
+            Credentials::None => return Ok(None),
+            Credentials::Bearer(token) => return Ok(Some(format!("Bearer {token}"))),
+            Credentials::Password { user, password } => (user, password),
+        };
+        let mut challenge = self.lock();
+        let Some(client) = challenge.as_mut() else {
+            return Ok(None);
+        };
+        if matches!(client, PasswordClient::Basic(_))
+            && url.is_plain_http()
+            && !self.basic_over_http
+        {
+            return Err(RemoteError::BasicOverHttp { url: url.clone() });
         }
+        Ok(client
+            .respond(&PasswordParams {
+                username: user,
+                password,
+                uri: request_target(url.as_str()),
+                method: method.as_str(),
+                body: Some(body),
+            })
+            .ok())
     }
 
     fn once(
         &self,
         method: &Method,
-        url: &str,
+        url: &Endpoint,
         accept: Option<&str>,
         content_type: Option<&str>,
         body: &[u8],
         authorization: Option<String>,
     ) -> Result<Answer, RemoteError> {
-        let mut request = Request::builder().method(method.clone()).uri(url);
+        let mut request = Request::builder().method(method.clone()).uri(url.as_str());
         if let Some(accept) = accept {
             request = request.header("Accept", accept);
         }
@@ -279,25 +343,30 @@ impl Client {
         if let Some(authorization) = authorization {
             request = request.header("Authorization", authorization);
         }
-        let request = request.body(body).map_err(|_| RemoteError::BadUrl {
-            url: url.to_owned(),
-        })?;
+        let request = request
+            .body(body)
+            .map_err(|_| RemoteError::BadUrl { url: url.clone() })?;
         let unreachable = |reason: String| RemoteError::Unreachable {
-            url: url.to_owned(),
+            url: url.clone(),
             reason,
             attempts: 1,
         };
         let response = self.agent.run(request).map_err(|error| match error {
-            ureq::Error::BadUri(_) | ureq::Error::Http(_) => RemoteError::BadUrl {
-                url: url.to_owned(),
-            },
+            ureq::Error::BadUri(_) | ureq::Error::Http(_) => {
+                RemoteError::BadUrl { url: url.clone() }
+            }
             other => unreachable(other.to_string()),
         })?;
-        read_answer(response).map_err(|error| unreachable(format!("while reading: {error}")))
+        let mut answer = read_answer(response)
+            .map_err(|error| unreachable(format!("while reading: {error}")))?;
+        if !answer.is_success() {
+            answer.body = self.credentials.scrub(&answer.body);
+        }
+        Ok(answer)
     }
 }
 
-/// The answer to the server's challenge, from its `WWW-Authenticate` header.
+/// The answer to the server's challenge, from its `WWW-Authenticate` headers.
 fn answer_challenge(answer: &Answer) -> Option<PasswordClient> {
     let header = answer.challenge.as_deref()?;
     PasswordClient::builder().challenges(header).build().ok()
@@ -324,7 +393,15 @@ fn read_answer(response: Response<ureq::Body>) -> Result<Answer, ureq::Error> {
     let server = header("server").unwrap_or_default();
     let max_rows = header("x-sparql-maxrows").and_then(|value| value.trim().parse().ok());
     let sql_state = header("x-sql-state");
-    let challenge = header("www-authenticate");
+    // Every challenge, in one list: a server may offer Digest and Basic in two headers,
+    // and the strongest is answered.
+    let challenges: Vec<&str> = response
+        .headers()
+        .get_all("www-authenticate")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .collect();
+    let challenge = (!challenges.is_empty()).then(|| challenges.join(", "));
     let mut body = Vec::new();
     response
         .into_body()
@@ -340,4 +417,31 @@ fn read_answer(response: Response<ureq::Body>) -> Result<Answer, ureq::Error> {
         challenge,
         body,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_servers_text_loses_the_password_the_token_and_the_basic_form() {
+        let password = Credentials::Password {
+            user: "agents".to_owned(),
+            password: "S3cret-pw".to_owned(),
+        };
+        let echoed = b"denied: Basic YWdlbnRzOlMzY3JldC1wdw== for S3cret-pw, S3cret-pwS3cret-pw";
+        assert_eq!(
+            String::from_utf8(password.scrub(echoed)).unwrap(),
+            "denied: Basic (hidden) for (hidden), (hidden)(hidden)"
+        );
+        let token = Credentials::Bearer("tok-123456".to_owned());
+        assert_eq!(token.scrub(b"Bearer tok-123456."), b"Bearer (hidden).");
+        // A secret too short to hide without taking its letters out of every word.
+        let short = Credentials::Password {
+            user: "u".to_owned(),
+            password: "pw".to_owned(),
+        };
+        assert_eq!(short.scrub(b"pw pw"), b"pw pw");
+        assert_eq!(Credentials::None.scrub(b"text"), b"text");
+    }
 }

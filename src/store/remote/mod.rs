@@ -9,12 +9,14 @@
 
 mod answer;
 mod dialect;
+mod endpoint;
 mod error;
 mod http;
 mod paging;
 mod write;
 
 pub use dialect::Dialect;
+pub use endpoint::Endpoint;
 pub use error::RemoteError;
 pub use http::{Credentials, Limits};
 
@@ -32,29 +34,47 @@ use spargebra::{Query, SparqlParser, Update};
 use std::collections::HashSet;
 use ureq::http::Method;
 
-/// Where a remote store is and how to talk to it.
-#[derive(Debug, Clone, Default)]
+/// Where a remote store is and how to talk to it. Its `Debug` shows no credential.
+#[derive(Debug, Clone)]
 pub struct RemoteOptions {
     /// The SPARQL query endpoint.
-    pub query: String,
+    pub query: Endpoint,
     /// The SPARQL update endpoint [default: the query endpoint; for Oxigraph's server,
     /// its `/update` beside `/query`].
-    pub update: Option<String>,
+    pub update: Option<Endpoint>,
     /// The Graph Store Protocol endpoint: when given, whole session graphs are written
     /// through it (a `PUT` replaces a session, a `POST` adds new ones).
-    pub graph_store: Option<String>,
+    pub graph_store: Option<Endpoint>,
     /// The credentials.
     pub credentials: Credentials,
     /// Time-outs and retries.
     pub limits: Limits,
+    /// Whether the password may be sent as HTTP Basic over plain `http://` when a
+    /// server asks for Basic: off, it is refused ([`RemoteError::BasicOverHttp`]).
+    /// Digest, which never sends the password, is answered either way.
+    pub basic_over_http: bool,
+}
+
+impl RemoteOptions {
+    /// A query endpoint, without credentials, with the default limits.
+    pub fn new(query: Endpoint) -> Self {
+        Self {
+            query,
+            update: None,
+            graph_store: None,
+            credentials: Credentials::None,
+            limits: Limits::default(),
+            basic_over_http: false,
+        }
+    }
 }
 
 /// A SPARQL 1.1 server as a store.
 pub struct Remote {
     client: Client,
-    query: String,
-    update: String,
-    graph_store: Option<String>,
+    query: Endpoint,
+    update: Endpoint,
+    graph_store: Option<Endpoint>,
     dialect: Dialect,
     /// The most rows the server sorts for one answer's `LIMIT` and `OFFSET`, when it
     /// bounds them (Virtuoso's `MaxSortedTopRows`): how far paging by `OFFSET` goes.
@@ -72,9 +92,8 @@ fn settings_graph() -> &'static str {
 const IN_FLIGHT: usize = 4;
 
 impl Remote {
-    /// Connects: checks the endpoints' URLs, asks the query endpoint a first question
-    /// (so that a server that is down or refuses the credentials is known at once), and
-    /// tells which server it is.
+    /// Connects: asks the query endpoint a first question (so that a server that is
+    /// down or refuses the credentials is known at once), and tells which server it is.
     pub fn connect(options: RemoteOptions) -> Result<Self, StoreError> {
         let RemoteOptions {
             query,
@@ -82,17 +101,12 @@ impl Remote {
             graph_store,
             credentials,
             limits,
+            basic_over_http,
         } = options;
-        for url in [Some(&query), update.as_ref(), graph_store.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            check_url(url)?;
-        }
-        let client = Client::new(credentials, limits);
+        let client = Client::new(credentials, limits, basic_over_http);
         let probe = client.send(
             &Method::GET,
-            &format!("{query}{}query=ASK%7B%7D", separator(&query)),
+            &query.with_parameter("query", "ASK{}"),
             Some(RESULTS_JSON),
             &Body::None,
             true,
@@ -111,8 +125,8 @@ impl Remote {
             }
             .into());
         }
-        let update = update.unwrap_or_else(|| match (dialect, query.strip_suffix("/query")) {
-            (Dialect::Oxigraph, Some(base)) => format!("{base}/update"),
+        let update = update.unwrap_or_else(|| match dialect {
+            Dialect::Oxigraph => query.sibling("query", "update"),
             _ => query.clone(),
         });
         let mut remote = Self {
@@ -225,15 +239,11 @@ impl Remote {
     fn send_graph(
         &self,
         method: &Method,
-        store: &str,
+        store: &Endpoint,
         graph: &str,
         quads: &[Quad],
     ) -> Result<(), RemoteError> {
-        let url = format!(
-            "{store}{}graph={}",
-            separator(store),
-            form_urlencoded::byte_serialize(graph.as_bytes()).collect::<String>()
-        );
+        let url = store.with_parameter("graph", graph);
         let body = write::turtle(quads);
         // A PUT may be sent twice; a POST too when no blank node would be added twice.
         let idempotent = *method == Method::PUT
@@ -332,29 +342,9 @@ fn in_flight_then_last<T: Sync>(
     send(last)
 }
 
-fn separator(url: &str) -> char {
-    if url.contains('?') { '&' } else { '?' }
-}
-
-fn check_url(url: &str) -> Result<(), RemoteError> {
-    let ok = (url.starts_with("http://") || url.starts_with("https://"))
-        && url.parse::<ureq::http::Uri>().is_ok();
-    if ok {
-        Ok(())
-    } else {
-        Err(RemoteError::BadUrl {
-            url: url.to_owned(),
-        })
-    }
-}
-
 impl Backend for Remote {
     fn location(&self) -> String {
-        format!(
-            "{} ({})",
-            without_userinfo(&self.query),
-            self.dialect.name()
-        )
+        format!("{} ({})", self.query, self.dialect.name())
     }
 
     fn capabilities(&self) -> Capabilities {
@@ -530,36 +520,11 @@ fn count_of(rows: &Rows) -> usize {
     }
 }
 
-/// A URL without `user:password@`, for messages.
-fn without_userinfo(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let authority = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..authority].rfind('@') {
-        Some(at) => format!("{scheme}://{}", &rest[at + 1..]),
-        None => url.to_owned(),
-    }
-}
-
 impl std::fmt::Debug for Remote {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Remote")
-            .field("query", &without_userinfo(&self.query))
+            .field("query", &self.query)
             .field("dialect", &self.dialect)
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_lose_their_credentials_in_messages() {
-        assert_eq!(without_userinfo("http://u:p@h:1/q"), "http://h:1/q");
-        assert_eq!(without_userinfo("http://h:1/q?a=b@c"), "http://h:1/q?a=b@c");
-        assert!(check_url("ftp://h/").is_err());
-        assert!(check_url("http://127.0.0.1:1/query").is_ok());
     }
 }

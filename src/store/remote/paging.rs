@@ -7,6 +7,7 @@
 
 use super::Remote;
 use super::answer::Rows;
+use super::endpoint::Endpoint;
 use super::error::RemoteError;
 use crate::query::{keyed_page, ordered_page};
 use crate::store::PageOrder;
@@ -54,7 +55,7 @@ impl Remote {
 struct Pages<'a, F> {
     page: usize,
     max_sorted_rows: Option<u64>,
-    url: &'a str,
+    url: &'a Endpoint,
     fetch: F,
 }
 
@@ -129,7 +130,7 @@ impl<F: FnMut(&Query) -> Result<Rows, RemoteError>> Pages<'_, F> {
     fn within_sorted_rows(&self, top: usize) -> Result<(), RemoteError> {
         match self.max_sorted_rows {
             Some(most) if top as u64 > most => Err(RemoteError::Truncated {
-                url: self.url.to_owned(),
+                url: self.url.clone(),
                 reason: format!(
                     "ihigraph reads it in pages of {} rows under ORDER BY, and the server sorts at most {most} rows for one (MaxSortedTopRows {most}): raise MaxSortedTopRows, or ResultSetMaxRows for longer pages",
                     self.page
@@ -141,7 +142,7 @@ impl<F: FnMut(&Query) -> Result<Rows, RemoteError>> Pages<'_, F> {
 
     fn bad_answer(&self, reason: &str) -> RemoteError {
         RemoteError::BadAnswer {
-            url: self.url.to_owned(),
+            url: self.url.clone(),
             reason: reason.to_owned(),
         }
     }
@@ -209,10 +210,11 @@ mod tests {
     ) -> Result<Vec<Vec<Option<Term>>>, RemoteError> {
         let mut whole = rows(store, query);
         whole.rows.clear();
+        let url = Endpoint::parse("http://test/sparql").unwrap();
         let mut pages = Pages {
             page,
             max_sorted_rows,
-            url: "http://test/sparql",
+            url: &url,
             fetch: |query: &Query| {
                 let rows = rows(store, query);
                 assert!(

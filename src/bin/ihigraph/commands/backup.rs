@@ -1,8 +1,9 @@
 //! `backup`: a copy of the store, made while it stays readable: the embedded store's own
 //! copy into a directory, or every store's content into an N-Quads or TriG file.
 
+use crate::files::NewFile;
 use crate::status::{Status, UsageError};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ihigraph::{ExportFormat, HistoryStore};
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -29,20 +30,13 @@ pub fn run(store: &HistoryStore, target: &Path) -> Result<Status> {
         return Err(UsageError(format!("{} exists already", target.display())).into());
     }
     // Written beside the target and moved into place: nothing is left half-written.
-    let directory = target
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(directory)
-        .with_context(|| format!("cannot write into {}", directory.display()))?;
+    let mut file = NewFile::create(target)?;
     {
-        let mut out = BufWriter::new(file.as_file_mut());
+        let mut out = BufWriter::new(file.file());
         store.dump(&mut out, format)?;
         out.flush()?;
     }
-    file.as_file().sync_all()?;
-    file.persist_noclobber(target)
-        .with_context(|| format!("cannot create {}", target.display()))?;
+    file.commit_new()?;
     println!("backed up to {}", target.display());
     Ok(Status::Success)
 }

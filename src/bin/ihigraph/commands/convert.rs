@@ -5,14 +5,14 @@
 
 use super::{import_choice, import_options};
 use crate::cli::ConvertArgs;
+use crate::files::NewFile;
 use crate::output::plural;
 use crate::status::Status;
 use anyhow::{Context, Result};
 use ihigraph::InteractionHistory;
 use ihigraph::import::{ImportEvent, import_paths};
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn run(args: &ConvertArgs) -> Result<Status> {
     let choice = import_choice(&args.from)?;
@@ -84,61 +84,51 @@ pub fn run(args: &ConvertArgs) -> Result<Status> {
     })
 }
 
-/// Standard output, or a file written beside its target and moved into place at the end.
-struct Output {
-    writer: BufWriter<Box<dyn Write>>,
-    target: Option<(PathBuf, PathBuf)>,
+/// Standard output, or a file written beside its target and moved into place at the end
+/// (a conversion that fails leaves no partial file behind: see [`NewFile`]).
+enum Output {
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    File(BufWriter<NewFile>),
 }
 
 impl Output {
     fn open(target: Option<&Path>) -> Result<Self> {
-        let Some(target) = target else {
-            return Ok(Self {
-                writer: BufWriter::new(Box::new(io::stdout().lock())),
-                target: None,
-            });
-        };
-        let mut partial = target.as_os_str().to_owned();
-        partial.push(format!(".partial-{}", std::process::id()));
-        let partial = PathBuf::from(partial);
-        let file = File::create(&partial)
-            .with_context(|| format!("cannot create {}", partial.display()))?;
-        Ok(Self {
-            writer: BufWriter::new(Box::new(file)),
-            target: Some((partial, target.to_owned())),
+        Ok(match target {
+            None => Self::Stdout(BufWriter::new(io::stdout().lock())),
+            Some(target) => Self::File(BufWriter::new(NewFile::create(target)?)),
         })
     }
 
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Self::Stdout(writer) => writer,
+            Self::File(writer) => writer,
+        }
+    }
+
     fn line(&mut self, document: &InteractionHistory) -> io::Result<()> {
-        serde_json::to_writer(&mut self.writer, document)?;
-        self.writer.write_all(b"\n")
+        let writer = self.writer();
+        serde_json::to_writer(&mut *writer, document)?;
+        writer.write_all(b"\n")
     }
 
     fn document(&mut self, document: &InteractionHistory) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut self.writer, document)?;
-        self.writer.write_all(b"\n")
+        let writer = self.writer();
+        serde_json::to_writer_pretty(&mut *writer, document)?;
+        writer.write_all(b"\n")
     }
 
     /// Flushes; moves a file into place when something was written, else removes it.
-    fn finish(mut self, wrote: bool) -> Result<()> {
-        self.writer.flush().context("cannot write the output")?;
-        if let Some((partial, target)) = self.target.take() {
-            if wrote {
-                std::fs::rename(&partial, &target)
-                    .with_context(|| format!("cannot write {}", target.display()))?;
-            } else {
-                let _ = std::fs::remove_file(&partial);
+    fn finish(self, wrote: bool) -> Result<()> {
+        match self {
+            Self::Stdout(mut writer) => writer.flush().context("cannot write the output"),
+            Self::File(writer) => {
+                let file = writer
+                    .into_inner()
+                    .map_err(io::IntoInnerError::into_error)
+                    .context("cannot write the output")?;
+                if wrote { file.commit() } else { Ok(()) }
             }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Output {
-    /// A conversion that failed leaves no partial file behind.
-    fn drop(&mut self) {
-        if let Some((partial, _)) = self.target.take() {
-            let _ = std::fs::remove_file(partial);
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::output::{Shape, plural};
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::import::{Choice, DerivedIds, ImportOptions};
-use ihigraph::store::{Credentials, Limits, RemoteOptions, SchemeSetting};
+use ihigraph::store::{Credentials, Endpoint, Limits, RemoteError, RemoteOptions, SchemeSetting};
 use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
 use std::io::{self, IsTerminal};
 use std::time::Duration;
@@ -122,17 +122,33 @@ fn remote_options(args: &StoreArgs, endpoint: &str) -> Result<RemoteOptions> {
         (None, None, None) => Credentials::None,
     };
     let options = RemoteOptions {
-        query: endpoint.to_owned(),
-        update: args.update_endpoint.clone(),
-        graph_store: args.graph_store.clone(),
+        query: endpoint_url("--endpoint", endpoint)?,
+        update: (args.update_endpoint.as_deref())
+            .map(|url| endpoint_url("--update-endpoint", url))
+            .transpose()?,
+        graph_store: (args.graph_store.as_deref())
+            .map(|url| endpoint_url("--graph-store", url))
+            .transpose()?,
         credentials,
         limits: Limits {
             connect: seconds("--connect-timeout", args.connect_timeout)?,
             request: seconds("--request-timeout", args.request_timeout)?,
             retries: args.retries,
         },
+        basic_over_http: args.allow_basic_over_http,
     };
     Ok(options)
+}
+
+/// An endpoint option's URL, checked: the message names the option, and never shows
+/// the credentials a URL may hold.
+fn endpoint_url(flag: &str, url: &str) -> Result<Endpoint> {
+    Endpoint::parse(url).map_err(|error| match error {
+        RemoteError::CredentialsInUrl { .. } | RemoteError::BadUrl { .. } => {
+            UsageError(format!("{flag}: {error}")).into()
+        }
+        other => other.into(),
+    })
 }
 
 /// A scheme conflict, told in the options that ask for the settings.

@@ -1,8 +1,9 @@
 //! `report`: the sessions as one self-contained HTML page of charts and tables.
 
 use crate::cli::ReportArgs;
+use crate::files::NewFile;
 use crate::status::{Status, UsageError};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ihigraph::HistoryStore;
 use ihigraph::query::parse_date_time;
 use ihigraph::report::{ReportOptions, report};
@@ -35,22 +36,9 @@ pub fn run(store: &HistoryStore, args: &ReportArgs) -> Result<Status> {
         return Ok(Status::Success);
     }
     // Written beside the target and moved into place: never half a page.
-    let directory = match args.out.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let mut file = tempfile::NamedTempFile::new_in(&directory)
-        .with_context(|| format!("cannot write into {}", directory.display()))?;
+    let mut file = NewFile::create(&args.out)?;
     file.write_all(page.as_bytes())?;
-    // A temporary file is made readable by its owner only; a report is for sharing.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        file.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
-    }
-    file.persist(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    file.commit()?;
     eprintln!(
         "wrote {} ({} KiB) in {:.1} s",
         args.out.display(),

@@ -18,6 +18,8 @@
 //!   so that its Rust examples run.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
 #[allow(dead_code, unreachable_pub, missing_docs)]
 #[path = "../src/bin/ihigraph/cli.rs"]
 mod cli;
@@ -589,15 +591,11 @@ fn run_block(script: &str) -> Result<(), String> {
             .env("HOME", scratch.path())
             .env("IHIGRAPH_STORE", scratch.path().join("store"))
             .stdin(Stdio::null());
-        for name in [
-            "IHIGRAPH_ENDPOINT",
-            "IHIGRAPH_UPDATE_ENDPOINT",
-            "IHIGRAPH_GRAPH_STORE",
-            "IHIGRAPH_ENDPOINT_USER",
-            "IHIGRAPH_ENDPOINT_PASSWORD",
-            "IHIGRAPH_ENDPOINT_TOKEN",
-            "IHIGRAPH_TOKEN",
-        ] {
+        // The scratch store set above stays; nothing else of the tester's shell reaches it.
+        for name in common::IHIGRAPH_VARIABLES
+            .iter()
+            .filter(|name| **name != "IHIGRAPH_STORE")
+        {
             command.env_remove(name);
         }
         command.output().unwrap()

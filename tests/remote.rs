@@ -54,15 +54,7 @@ impl Target {
 
     fn command(&self, args: &[&str]) -> assert_cmd::Command {
         let mut command = assert_cmd::Command::cargo_bin("ihigraph").unwrap();
-        for variable in [
-            "IHIGRAPH_STORE",
-            "IHIGRAPH_ENDPOINT",
-            "IHIGRAPH_UPDATE_ENDPOINT",
-            "IHIGRAPH_GRAPH_STORE",
-            "IHIGRAPH_ENDPOINT_USER",
-            "IHIGRAPH_ENDPOINT_PASSWORD",
-            "IHIGRAPH_ENDPOINT_TOKEN",
-        ] {
+        for variable in common::IHIGRAPH_VARIABLES {
             command.env_remove(variable);
         }
         command.envs(self.env.iter().map(|(k, v)| (*k, v)));

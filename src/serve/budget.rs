@@ -140,6 +140,12 @@ pub(crate) fn thread_id() -> i64 {
     0
 }
 
+/// The niceness of a query that runs long beside others: the lowest, a seventieth of the
+/// share of a thread at the default. Only beside other queries of the server (see
+/// `QueryLimits::run`): alone, a long query keeps its share of a busy machine.
+#[cfg(target_os = "linux")]
+const LOW_PRIORITY: libc::c_int = 19;
+
 /// Gives the thread `thread` (a [`thread_id`]) the lowest priority (nice 19), so that a
 /// query which runs long takes only what others leave: a runaway query cannot starve the
 /// short ones. The thread is the query's own and ends with it, so nothing else inherits
@@ -149,7 +155,7 @@ pub(crate) fn lower_priority(thread: i64) {
     if let Ok(thread) = libc::id_t::try_from(thread) {
         // SAFETY: setpriority takes plain integers; on Linux PRIO_PROCESS with a thread id
         // applies to that thread alone. A failure (the thread has ended) changes nothing.
-        let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, thread, 19) };
+        let _ = unsafe { libc::setpriority(libc::PRIO_PROCESS, thread, LOW_PRIORITY) };
     }
 }
 

@@ -2,7 +2,7 @@
 //! (its text was checked for nesting before it was parsed), under a memory budget that
 //! stops it ([`budget`](super::budget)), within a time limit that stops it (the
 //! evaluator checks its token before every tuple), at the lowest priority once it has
-//! run longer than a short query would, and only while fewer than the most queries at
+//! run longer than a short query would beside other queries, and only while fewer than the most queries at
 //! once are running: past that a client is told to retry, rather than queue behind
 //! work that may never end.
 
@@ -26,7 +26,8 @@ pub const DEFAULT_QUERY_MEMORY: usize = 1024 * 1024 * 1024;
 /// lowest priority, so the count bounds threads, not work.
 pub const DEFAULT_MAX_QUERIES: usize = 64;
 /// How long a query runs at normal priority: far longer than a query of one session
-/// takes, far shorter than the time limit.
+/// takes, far shorter than the time limit. Past it, the query's priority is lowered as
+/// soon as another query runs beside it (checked again every this long).
 const LOWER_PRIORITY_AFTER: Duration = Duration::from_millis(250);
 
 /// The limits every client query runs under; clones share the count of running queries.
@@ -86,18 +87,28 @@ impl QueryLimits {
             })
             .map_err(|error| ApiError::internal(format!("cannot start the query: {error}")))?;
         let mut receiver = std::pin::pin!(receiver);
-        let quick = tokio::time::timeout(LOWER_PRIORITY_AFTER.min(self.timeout), &mut receiver);
-        let answer = match quick.await {
-            Ok(answer) => answer,
-            Err(_) => {
-                budget::lower_priority(thread.load(Ordering::Relaxed));
-                let rest = self.timeout.saturating_sub(LOWER_PRIORITY_AFTER);
-                if let Ok(answer) = tokio::time::timeout(rest, &mut receiver).await {
-                    answer
-                } else {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let mut lower_at = tokio::time::Instant::now() + LOWER_PRIORITY_AFTER;
+        let mut lowered = false;
+        let answer = loop {
+            let wake = if lowered {
+                deadline
+            } else {
+                deadline.min(lower_at)
+            };
+            match tokio::time::timeout_at(wake, &mut receiver).await {
+                Ok(answer) => break answer,
+                Err(_) if tokio::time::Instant::now() >= deadline => {
                     cancel.cancel();
                     return Err(self.too_long());
                 }
+                // Lowered only beside other queries of this server: alone, a long query
+                // keeps its share of a machine that may be busy with other work.
+                Err(_) if self.others_running() => {
+                    budget::lower_priority(thread.load(Ordering::Relaxed));
+                    lowered = true;
+                }
+                Err(_) => lower_at += LOWER_PRIORITY_AFTER,
             }
         };
         match answer {
@@ -107,6 +118,11 @@ impl QueryLimits {
                 "the query's thread ended without an answer",
             )),
         }
+    }
+
+    /// Whether another query runs beside the caller's.
+    fn others_running(&self) -> bool {
+        self.max_queries - self.running.available_permits() > 1
     }
 
     fn busy(&self) -> ApiError {

@@ -52,6 +52,21 @@ pub fn mutated(document: &Value, pointer: &str, value: Option<Value>) -> Value {
     document
 }
 
+/// Every environment variable through which ihigraph takes a store, an endpoint, its
+/// credentials or the server's token: a command a test starts goes without them, so that
+/// nothing of the tester's shell reaches it.
+pub const IHIGRAPH_VARIABLES: &[&str] = &[
+    "IHIGRAPH_STORE",
+    "IHIGRAPH_ENDPOINT",
+    "IHIGRAPH_UPDATE_ENDPOINT",
+    "IHIGRAPH_GRAPH_STORE",
+    "IHIGRAPH_ENDPOINT_USER",
+    "IHIGRAPH_ENDPOINT_PASSWORD",
+    "IHIGRAPH_ENDPOINT_TOKEN",
+    "IHIGRAPH_ALLOW_BASIC_OVER_HTTP",
+    "IHIGRAPH_TOKEN",
+];
+
 /// The `ihigraph` binary with a store in `store`.
 pub fn ihigraph(store: &Path) -> Command {
     let mut command = Command::cargo_bin("ihigraph").unwrap();

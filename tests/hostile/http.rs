@@ -674,7 +674,7 @@ fn answers_left_unread_are_dropped() {
     stream.write_all(request.as_bytes()).unwrap();
     // Not a byte read until well past the idle timeout after the answer was made: the
     // query's thread ends when its answer is whole (it may take longer than `making` on
-    // a loaded machine, at the low priority a query gets after 250 ms).
+    // a loaded machine, at the lowest priority a query gets after 250 ms beside others).
     thread::sleep(making);
     let waiting = Instant::now();
     while server.query_threads() > 0 && waiting.elapsed() < Duration::from_secs(60) {

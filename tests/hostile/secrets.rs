@@ -27,17 +27,7 @@ const BASIC: &str = "YWdlbnRzOlMzY3JldC1wdy00NzEx";
 /// The `ihigraph` binary with no store or endpoint from the environment.
 fn ihigraph() -> Command {
     let mut command = Command::cargo_bin("ihigraph").unwrap();
-    for name in [
-        "IHIGRAPH_STORE",
-        "IHIGRAPH_ENDPOINT",
-        "IHIGRAPH_UPDATE_ENDPOINT",
-        "IHIGRAPH_GRAPH_STORE",
-        "IHIGRAPH_ENDPOINT_USER",
-        "IHIGRAPH_ENDPOINT_PASSWORD",
-        "IHIGRAPH_ENDPOINT_TOKEN",
-        "IHIGRAPH_ALLOW_BASIC_OVER_HTTP",
-        "IHIGRAPH_TOKEN",
-    ] {
+    for name in super::common::IHIGRAPH_VARIABLES {
         command.env_remove(name);
     }
     command

@@ -72,10 +72,13 @@ impl Target {
     /// Standard output of a command that must succeed.
     fn out(&self, args: &[&str]) -> String {
         let output = self.run(args);
+        // Both streams: `verify` says what it found on standard output.
         assert!(
             output.status.success(),
-            "{}: ihigraph {args:?} failed: {}",
+            "{}: ihigraph {args:?} failed ({}): {}{}",
             self.name,
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
         String::from_utf8(output.stdout).unwrap()

@@ -77,15 +77,23 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
+    /// The `/proc` stat line of each of the server's threads that run a client's query now.
+    pub fn query_thread_stats(&self) -> Vec<String> {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        std::fs::read_dir(tasks).map_or_else(
+            |_| Vec::new(),
+            |tasks| {
+                tasks
+                    .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
+                    .filter(|stat| stat.contains("(ihigraph-query)"))
+                    .collect()
+            },
+        )
+    }
+
     /// How many of the server's threads run a client's query now.
     pub fn query_threads(&self) -> usize {
-        let tasks = format!("/proc/{}/task", self.child.id());
-        std::fs::read_dir(tasks).map_or(0, |tasks| {
-            tasks
-                .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
-                .filter(|name| name.trim() == "ihigraph-query")
-                .count()
-        })
+        self.query_thread_stats().len()
     }
 
     pub fn log(&self) -> Vec<String> {

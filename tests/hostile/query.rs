@@ -33,14 +33,7 @@ fn server_with_data(arguments: &[&str]) -> Server {
 }
 
 fn encoded(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            other => format!("%{other:02X}"),
-        })
-        .collect()
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
 /// A query by the protocol's GET, or by POST when it is too long for a URL.
@@ -114,12 +107,11 @@ fn memory_mib(server: &Server) -> (u64, u64) {
 
 /// The niceness of each of the server's threads that run a client's query.
 fn query_niceness(server: &Server) -> Vec<i64> {
-    let tasks = format!("/proc/{}/task", server.child.id());
-    std::fs::read_dir(tasks)
-        .unwrap()
-        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("stat")).ok())
-        .filter(|stat| stat.contains("(ihigraph-query)"))
+    server
+        .query_thread_stats()
+        .iter()
         .map(|stat| {
+            // After the name in brackets: state, then the 17th field is the niceness.
             let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
             fields[16].parse().unwrap()
         })

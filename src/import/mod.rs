@@ -1,6 +1,6 @@
 //! Importers: histories written in foreign formats (OpenAI Chat and Responses, Anthropic
 //! Messages and Claude Code, Gemini, LangChain, Harmony, fine-tuning JSONL, GLM/PyALM,
-//! AgentOS), converted to the PGM-IHI model.
+//! AgentOS, OpenTelemetry GenAI traces), converted to the PGM-IHI model.
 //!
 //! One module per format, each implementing [`Importer`]; [`IMPORTERS`] lists them, and
 //! `ingest --from FORMAT` and `convert` find them there. What every format shares lives
@@ -27,6 +27,7 @@ mod openai_chat;
 mod openai_finetune;
 mod openai_responses;
 mod options;
+pub mod otel;
 mod session;
 mod source;
 #[cfg(test)]
@@ -90,6 +91,13 @@ pub trait Importer: Sync {
     /// `--from auto`): judged from content, never from a file name.
     fn detect(&self, first: &Record) -> bool;
 
+    /// Whether the records of every file of an import in this format are converted
+    /// together, as one input (OTLP: a conversation's spans and log records may sit in
+    /// several files); each file is still checked alone first.
+    fn joins_files(&self) -> bool {
+        false
+    }
+
     /// Converts the records of one file, giving each session found to `sessions`. A
     /// structural error refuses the whole file: the caller discards what was given.
     ///
@@ -115,6 +123,7 @@ pub const IMPORTERS: &[&dyn Importer] = &[
     &harmony::Harmony,
     &glm_pyalm::GlmPyalm,
     &agentos::AgentOs,
+    &otel::Otel,
 ];
 
 /// The importer named `name`.

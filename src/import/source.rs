@@ -88,6 +88,7 @@ pub fn import_paths(
     sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
 ) -> ImportSummary {
     let mut summary = ImportSummary::default();
+    let mut joined = Joined::default();
     for path in crate::read::input_paths(paths, is_import_file) {
         let (name, input, place) = match path {
             InputPath::File(path) => {
@@ -101,12 +102,121 @@ pub fn import_paths(
             name: &name,
             path: place.as_deref(),
         };
-        import_input(source, input, choice, options, sink, &mut summary);
+        import_input(
+            source,
+            input,
+            choice,
+            options,
+            sink,
+            &mut summary,
+            Some(&mut joined),
+        );
         if summary.stopped {
             break;
         }
     }
+    if !summary.stopped {
+        joined.convert(options, sink, &mut summary);
+    }
     summary
+}
+
+/// The files of a format whose records are read together ([`Importer::joins_files`]):
+/// OTLP files, where one conversation's spans and log records may sit in several.
+#[derive(Default)]
+struct Joined {
+    importer: Option<&'static dyn Importer>,
+    files: Vec<(SourceFile, Vec<Record>)>,
+    bytes: u64,
+}
+
+/// The most bytes of joined files one import holds in memory.
+const MAX_JOINED_BYTES: u64 = 1024 * 1024 * 1024;
+
+impl Joined {
+    /// Keeps a file's records (checked alone first, so that a broken file is refused by
+    /// its own name and the others still join).
+    fn add(
+        &mut self,
+        importer: &'static dyn Importer,
+        file: SourceFile,
+        (records, size): (Vec<Record>, u64),
+        options: &ImportOptions,
+    ) -> Result<(), ImportError> {
+        if self.bytes + size > MAX_JOINED_BYTES {
+            return Err(ImportError::file(format!(
+                "at most {} MiB of {} files in one import, read together in memory; import the rest in another run",
+                MAX_JOINED_BYTES >> 20,
+                importer.name()
+            )));
+        }
+        held(
+            importer,
+            &file,
+            options,
+            Box::new(records.clone().into_iter().map(Ok)),
+            false,
+        )?;
+        self.bytes += size;
+        self.importer = Some(importer);
+        self.files.push((file, records));
+        Ok(())
+    }
+
+    /// Converts the files kept, together.
+    fn convert(
+        self,
+        options: &ImportOptions,
+        sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
+        summary: &mut ImportSummary,
+    ) {
+        let Some(importer) = self.importer else {
+            return;
+        };
+        let names: Vec<&str> = self
+            .files
+            .iter()
+            .map(|(file, _)| file.name.as_str())
+            .collect();
+        let name = names.join(" + ");
+        let file = match self.files.as_slice() {
+            [(only, _)] => only.clone(),
+            files => SourceFile {
+                name: name.clone(),
+                digest: hex::encode(Sha256::digest(
+                    files
+                        .iter()
+                        .map(|(f, _)| f.digest.as_str())
+                        .collect::<String>(),
+                )),
+                path: None,
+            },
+        };
+        let records = self
+            .files
+            .into_iter()
+            .flat_map(|(_, records)| records)
+            .map(Ok);
+        match held(importer, &file, options, Box::new(records), false) {
+            Ok(converted) => {
+                for converted in converted {
+                    summary.sessions += 1;
+                    let go_on = sink(ImportEvent::Session {
+                        file: &name,
+                        converted: Box::new(converted),
+                    });
+                    if !go_on {
+                        summary.stopped = true;
+                        return;
+                    }
+                }
+            }
+            Err(error) => {
+                summary.refused += 1;
+                summary.stopped |= !sink(ImportEvent::Refused { file: &name, error });
+            }
+        }
+    }
 }
 
 /// Converts one file's bytes already in memory (a request body, say), named `name` in
@@ -172,7 +282,7 @@ fn import_bytes_of(
     } else {
         Ok(Input::Bytes(bytes.into()))
     };
-    import_input(source, input, choice, options, sink, &mut summary);
+    import_input(source, input, choice, options, sink, &mut summary, None);
     summary
 }
 
@@ -199,6 +309,7 @@ fn import_input(
     options: &ImportOptions,
     sink: &mut dyn FnMut(ImportEvent<'_>) -> bool,
     summary: &mut ImportSummary,
+    joined: Option<&mut Joined>,
 ) {
     summary.files += 1;
     let name = source.name;
@@ -208,6 +319,7 @@ fn import_input(
         sink: &mut *sink,
         sessions: 0,
         stopped: false,
+        joined,
     };
     let outcome = input
         .map_err(read_error)
@@ -230,9 +342,36 @@ struct FileRun<'a> {
     sink: &'a mut dyn FnMut(ImportEvent<'_>) -> bool,
     sessions: usize,
     stopped: bool,
+    /// Where files whose format joins them go, when several files are imported.
+    joined: Option<&'a mut Joined>,
 }
 
 impl FileRun<'_> {
+    /// Keeps the file for a joined conversion when its format joins files and others
+    /// may come; `false` when it is to be converted alone.
+    fn join(
+        &mut self,
+        importer: &'static dyn Importer,
+        bytes: &[u8],
+        records: &dyn Fn() -> Records,
+        options: &ImportOptions,
+    ) -> Result<bool, ImportError> {
+        if !importer.joins_files() {
+            return Ok(false);
+        }
+        let Some(joined) = self.joined.as_mut() else {
+            return Ok(false);
+        };
+        let file = SourceFile {
+            name: self.name.to_owned(),
+            digest: hex::encode(Sha256::digest(bytes)),
+            path: self.path.map(Path::to_path_buf),
+        };
+        let records = records().collect::<Result<Vec<Record>, _>>()?;
+        joined.add(importer, file, (records, bytes.len() as u64), options)?;
+        Ok(true)
+    }
+
     /// The file as the sessions it holds name it, `digest` the SHA-256 of its bytes.
     fn source_file(&self, digest: String) -> SourceFile {
         SourceFile {
@@ -304,6 +443,9 @@ impl FileRun<'_> {
             };
             let first = first_record(&mut records())?;
             let importer = pick(self.name, &first, choice, self.sink)?;
+            if self.join(importer, &bytes, &records, options)? {
+                return Ok(());
+            }
             return self.convert_held(importer, &file, options, &records);
         }
         let hasher = Rc::new(RefCell::new(Sha256::new()));
@@ -317,6 +459,19 @@ impl FileRun<'_> {
         );
         let first = first_record(&mut records)?;
         let importer = pick(self.name, &first, choice, self.sink)?;
+        if importer.joins_files() && self.joined.is_some() {
+            drop(records);
+            let bytes: Arc<[u8]> = input.read_all()?.into();
+            let name = self.name.to_owned();
+            let records = || -> Records {
+                Box::new(records_of(
+                    &name,
+                    Box::new(io::Cursor::new(Arc::clone(&bytes))),
+                ))
+            };
+            self.join(importer, &bytes, &records, options)?;
+            return Ok(());
+        }
         let placeholder = self.source_file("0".repeat(64));
         let found = {
             let mut rest = std::iter::once(Ok(first)).chain(records.by_ref());
@@ -382,9 +537,12 @@ impl FileRun<'_> {
             value: whole_value(&bytes, syntax)?,
             line: None,
         };
-        drop(bytes);
         let importer = pick(self.name, &record, choice, self.sink)?;
         let records = || -> Records { Box::new(std::iter::once(Ok(record.clone()))) };
+        if self.join(importer, &bytes, &records, options)? {
+            return Ok(());
+        }
+        drop(bytes);
         self.convert_held(importer, &file, options, &records)
     }
 }

@@ -2,10 +2,12 @@
 //! checks and maps documents on a second thread while this one writes them in batches;
 //! it reports what happens as [`IngestEvent`]s to a sink the caller gives, and stops
 //! cleanly when the caller's cancellation flag is raised. Appending one turn to a stored
-//! session is here too: it is a use case (read back, check, map, replace), not storage.
+//! session is here too: it is a use case (read back, check, map, replace), not storage;
+//! so is receiving OpenTelemetry spans live ([`receive`]).
 
 mod append;
 mod error;
+mod otel;
 mod pipeline;
 mod prepare;
 #[cfg(feature = "watch")]
@@ -13,6 +15,7 @@ mod watch;
 
 pub use append::{AppendOutcome, NewSession, append_turn};
 pub use error::{BatchError, IngestError};
+pub use otel::{ReceiveError, Received, Rejected, receive};
 pub use pipeline::{DEFAULT_BATCH_QUADS, Ingest, IngestEvent, IngestSummary, Refusal};
 pub use prepare::{PreparedDocument, prepare_document, prepare_history};
 #[cfg(feature = "watch")]

@@ -207,6 +207,9 @@ impl<'a> Ingest<'a> {
                     import_paths(paths, choice, options, &mut |event| imported(event, send));
                     return;
                 };
+                // The other files are converted in one run, so that files of a format
+                // that joins them (OTLP traces and logs apart) are read together.
+                let mut others = Vec::new();
                 for path in input_paths(paths, is_import_file) {
                     let path = match path {
                         InputPath::File(path) if holds_pgm_ihi(&path) => {
@@ -225,11 +228,10 @@ impl<'a> Ingest<'a> {
                         InputPath::File(path) | InputPath::Unreadable(path, _) => path,
                         InputPath::Stdin => PathBuf::from(STDIN_PATH),
                     };
-                    let summary =
-                        import_paths(&[path], choice, options, &mut |event| imported(event, send));
-                    if summary.stopped {
-                        return;
-                    }
+                    others.push(path);
+                }
+                if !others.is_empty() {
+                    import_paths(&others, choice, options, &mut |event| imported(event, send));
                 }
             },
             sink,

@@ -23,7 +23,12 @@ pub(super) fn calls(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
 }
 
 pub(super) fn result(object: &Map<String, Value>) -> Option<ToolResultFound> {
-    if string(object, "role")? != "tool" || object.contains_key("tool_call_id") {
+    // An OpenTelemetry GenAI tool message holds its results in `parts`, each a result
+    // of its own.
+    if string(object, "role")? != "tool"
+        || object.contains_key("tool_call_id")
+        || object.get("parts").is_some_and(Value::is_array)
+    {
         return None;
     }
     let name = string(object, "name")?;

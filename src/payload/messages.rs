@@ -163,6 +163,8 @@ fn system_members(payload: &Map<String, Value>) -> Vec<Message> {
         ("", payload, "instructions"),
         ("", payload, "systemInstruction"),
         ("", payload, "system_instruction"),
+        // OpenTelemetry GenAI's `gen_ai.system_instructions`, as the otel importer keeps it.
+        ("", payload, "system_instructions"),
     ]
     .into_iter()
     .chain(config.into_iter().flat_map(|config| {
@@ -331,7 +333,11 @@ fn content_parts(items: &[Value], pointer: &str) -> Vec<Part> {
         let kind = object.get("type").and_then(Value::as_str).unwrap_or("");
         match kind {
             "text" | "input_text" | "output_text" => {
-                if let Some(text) = object.get("text").and_then(Value::as_str) {
+                if let Some(text) = object
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .or_else(|| super::otel::text_part(object))
+                {
                     parts.push(Part::Text(text.to_owned()));
                 }
             }
@@ -356,7 +362,8 @@ fn content_parts(items: &[Value], pointer: &str) -> Vec<Part> {
     parts
 }
 
-/// Gemini's parts: text (not thoughts), calls and responses; the rest by its member.
+/// Gemini's parts and OpenTelemetry GenAI's: text (not thoughts), calls and responses;
+/// the rest by its type or member.
 fn gemini_parts(items: &[Value], pointer: &str) -> Vec<Part> {
     let mut parts = Vec::new();
     for (index, item) in items.iter().enumerate() {
@@ -366,17 +373,30 @@ fn gemini_parts(items: &[Value], pointer: &str) -> Vec<Part> {
         };
         if object.get("thought").and_then(Value::as_bool) == Some(true) {
             parts.push(other("thought", &pointer));
-        } else if let Some(text) = object.get("text").and_then(Value::as_str) {
+        } else if let Some(text) = object
+            .get("text")
+            .and_then(Value::as_str)
+            .or_else(|| super::otel::text_part(object))
+        {
             parts.push(Part::Text(text.to_owned()));
         } else if let Some(result) = find_tool_results(object).into_iter().next() {
             parts.push(Part::Result(result));
         } else if let Some(call) = find_tool_calls(object).into_iter().next() {
             parts.push(Part::Call(call));
         } else {
+            // An OpenTelemetry part names its kind (`reasoning`, `blob`...); a Gemini part
+            // by its member.
             let kind = object
-                .keys()
-                .find(|key| !matches!(key.as_str(), "thoughtSignature" | "thought_signature"))
-                .map_or("part", String::as_str);
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| {
+                    object
+                        .keys()
+                        .find(|key| {
+                            !matches!(key.as_str(), "thoughtSignature" | "thought_signature")
+                        })
+                        .map_or("part", String::as_str)
+                });
             parts.push(other(kind, &pointer));
         }
     }

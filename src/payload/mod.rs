@@ -1,6 +1,6 @@
 //! Payloads: the prompts and responses of a turn in the shapes providers write (OpenAI
 //! Chat and Responses, Anthropic, Gemini, LangChain, Harmony, GLM and PyALM,
-//! AgentOS), read for their text, their tool
+//! AgentOS, OpenTelemetry GenAI), read for their text, their tool
 //! calls and their tool results. Knows JSON only.
 
 mod agentos;
@@ -13,11 +13,16 @@ mod harmony;
 mod langchain;
 mod messages;
 mod openai;
+mod otel;
 mod responses;
 mod text;
 mod tools;
 
 pub use call::{ToolCall, ToolResultFound};
 pub use messages::{Message, Part, Speaker, answer_messages, new_prompt_messages, prompt_messages};
+pub use otel::{
+    CallFacts, SpanFacts, ToolSpan, any_value, attributes, call_facts, count_of, hex_id,
+    kept_traces, tool_spans,
+};
 pub use text::{PayloadKind, payload_text};
 pub use tools::{find_tool_calls, find_tool_results};

@@ -6,7 +6,8 @@
 //! 2. the text of the text parts of a `content` array (parts of type `text`,
 //!    `input_text` or `output_text`), or of a Gemini `parts` array (parts with a `text`,
 //!    reasoning parts marked `thought` left out), joined with newlines (when there is at
-//!    least one such part);
+//!    least one such part), or of an OpenTelemetry GenAI `parts` array (parts of type
+//!    `text`, their `content`);
 //! 3. the text of the message a payload is, when it wraps one (Claude Code's `{type,
 //!    message}`, LangChain's `{type, data}` and `{lc, kwargs}`); else the text of the
 //!    last user message (prompts) or assistant message (answers; Harmony tool calls,
@@ -176,6 +177,10 @@ fn langchain_role(class: &str) -> &str {
     }
 }
 
+fn string_member<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    object.get(name).and_then(Value::as_str)
+}
+
 /// Rules 1 and 2.
 fn direct_text(object: &Map<String, Value>, kind: PayloadKind) -> Option<String> {
     let names: &[&str] = match kind {
@@ -205,7 +210,10 @@ fn direct_text(object: &Map<String, Value>, kind: PayloadKind) -> Option<String>
             .and_then(Value::as_array)?
             .iter()
             .filter(|part| part.get("thought").and_then(Value::as_bool) != Some(true))
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .filter_map(|part| {
+                let part = part.as_object()?;
+                string_member(part, "text").or_else(|| super::otel::text_part(part))
+            })
             .collect()
     };
     (!parts.is_empty()).then(|| parts.join("\n"))

@@ -11,6 +11,7 @@
 //! | GLM | `function_calls: [{name, parameters}]` | (not marked) |
 //! | PyALM | an entry's `code` (or v1 `function_calls: {original_call}`) | the same entry's `return_value` (`return`), `metadata.has_code_error` |
 //! | AgentOS | `toolCalls: [{id, name, arguments}]` | `{toolCallId, toolName?, output, isError?}`, `{toolCallId, toolResult, isSuccess}` |
+//! | OpenTelemetry GenAI | `{type: "tool_call", id?, name, arguments?}` parts | `{type: "tool_call_response", id?, response}` parts |
 //!
 //! Payloads are walked depth-first in document order, so calls nested in `output`,
 //! `content`, `candidates` or `choices` arrays are found wherever they sit. A call is
@@ -19,7 +20,7 @@
 //! `content`.
 
 use super::call::{ToolCall, ToolResultFound};
-use super::{agentos, anthropic, gemini, glm, harmony, langchain, openai, responses};
+use super::{agentos, anthropic, gemini, glm, harmony, langchain, openai, otel, responses};
 use serde_json::{Map, Value};
 
 /// Every tool call in a response payload, in document order.
@@ -108,6 +109,7 @@ fn calls_in(object: &Map<String, Value>, calls: &mut Vec<ToolCall>) {
     harmony::calls(object, calls);
     glm::calls(object, calls);
     agentos::calls(object, calls);
+    otel::calls(object, calls);
 }
 
 /// The result an object itself is, if any: the first shape that reads it as one.
@@ -120,6 +122,7 @@ fn result_in(object: &Map<String, Value>) -> Option<ToolResultFound> {
         .or_else(|| langchain::result(object))
         .or_else(|| harmony::result(object))
         .or_else(|| glm::result(object))
+        .or_else(|| otel::result(object))
 }
 
 #[cfg(test)]

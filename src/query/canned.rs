@@ -640,6 +640,52 @@ pub const REPORT_MEMORY: CannedQuery = CannedQuery {
     scope: SessionScope::Store,
 };
 
+/// `token-usage`: model calls by provider and model, with their tokens and latency.
+pub const TOKEN_USAGE: CannedQuery = CannedQuery {
+    name: "token-usage",
+    summary: "model calls by provider and model, most tokens first: calls, sessions, input and output tokens, mean and max latency (from OpenTelemetry spans)",
+    parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
+    sparql: include_str!("../../queries/token-usage.rq"),
+    scope: SessionScope::Store,
+};
+
+/// `slow-calls`: model calls and tool runs, slowest first.
+pub const SLOW_CALLS: CannedQuery = CannedQuery {
+    name: "slow-calls",
+    summary: "model calls and tool runs, slowest first: kind, session, turn, model or tool, latency, start, status, span id (from OpenTelemetry spans)",
+    parameters: &[
+        SESSION_OPTIONAL,
+        Parameter {
+            help: "only calls whose span started at or after this time",
+            ..SINCE
+        },
+        Parameter {
+            help: "only calls whose span started before this time",
+            ..UNTIL
+        },
+        Parameter {
+            help: "how many calls, slowest first",
+            ..count("20")
+        },
+    ],
+    sparql: include_str!("../../queries/slow-calls.rq"),
+    scope: SessionScope::Store,
+};
+
+/// `trace-sessions`: the sessions holding the spans of an OpenTelemetry trace.
+pub const TRACE_SESSIONS: CannedQuery = CannedQuery {
+    name: "trace-sessions",
+    summary: "the sessions holding spans of an OpenTelemetry trace: session, turns keeping its spans, first such turn",
+    parameters: &[text(
+        "trace",
+        "trace",
+        true,
+        "the trace id, 32 lower-case hex digits",
+    )],
+    sparql: include_str!("../../queries/trace-sessions.rq"),
+    scope: SessionScope::Store,
+};
+
 /// Every canned query, in the order `ihigraph queries` lists them.
 pub const CANNED_QUERIES: &[CannedQuery] = &[
     RECENT_TURNS,
@@ -664,6 +710,9 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     REPORT_TURN_TIMES,
     REPORT_FAILING_ARGUMENTS,
     REPORT_MEMORY,
+    TOKEN_USAGE,
+    SLOW_CALLS,
+    TRACE_SESSIONS,
 ];
 
 #[cfg(test)]

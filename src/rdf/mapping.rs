@@ -11,7 +11,10 @@ use crate::model::{
     DataExchangeMetadata, InteractionHistory, JsonDecimal, JsonObject, ProcessInstance, Role,
     SimpleTime, TimeUnit, Turn, absolute_date_time, segment_start,
 };
-use crate::payload::{PayloadKind, find_tool_calls, find_tool_results, payload_text};
+use crate::payload::{
+    PayloadKind, SpanFacts, call_facts, find_tool_calls, find_tool_results, kept_traces,
+    payload_text, tool_spans,
+};
 use oxrdf::vocab::xsd;
 use oxrdf::{GraphName, Literal, NamedNode, NamedNodeRef, Quad, Term};
 use serde::Serialize;
@@ -236,6 +239,45 @@ impl QuadSink {
 
     fn date_time(&mut self, subject: &NamedNode, predicate: NamedNodeRef<'_>, instant: &str) {
         self.typed(subject, predicate, instant.to_owned(), xsd::DATE_TIME);
+    }
+
+    /// A span's times, latency, status and ids; with `trace` its trace too (a turn
+    /// names the traces it keeps apart).
+    fn span(&mut self, subject: &NamedNode, span: &SpanFacts, trace: bool) {
+        let instant = |nanos: u64| {
+            jiff::Timestamp::from_nanosecond(i128::from(nanos))
+                .ok()
+                .map(|t| t.to_string())
+        };
+        if let Some(start) = span.start_ns.and_then(instant) {
+            self.date_time(subject, ihi::SPAN_START_TIME, &start);
+        }
+        if let Some(end) = span.end_ns.and_then(instant) {
+            self.date_time(subject, ihi::SPAN_END_TIME, &end);
+        }
+        if let (Some(start), Some(end)) = (span.start_ns, span.end_ns)
+            && end >= start
+        {
+            let nanos = end - start;
+            let millis = format!("{}.{:06}", nanos / 1_000_000, nanos % 1_000_000);
+            let millis = millis
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_owned();
+            self.typed(subject, ihi::LATENCY_MS, millis, xsd::DECIMAL);
+        }
+        if let Some(status) = span.status {
+            self.string(subject, ihi::SPAN_STATUS, status);
+        }
+        if let Some(message) = &span.status_message {
+            self.string(subject, ihi::STATUS_MESSAGE, message);
+        }
+        if let Some(id) = &span.span_id {
+            self.string(subject, ihi::SPAN_ID, id);
+        }
+        if trace && let Some(id) = &span.trace_id {
+            self.string(subject, ihi::TRACE_ID, id);
+        }
     }
 }
 
@@ -553,6 +595,7 @@ impl Mapper<'_> {
             instant.as_deref(),
             &mut results_in_turn,
         );
+        self.telemetry(&node, turn);
         self.tool_invocations(&node, turn, instant.as_deref());
         self.tool_results(
             &node,
@@ -597,7 +640,59 @@ impl Mapper<'_> {
         }
     }
 
+    /// What the spans a turn keeps report of its model call (responses the `otel`
+    /// importer wrote): provider, models, tokens, finish reasons, the span's times,
+    /// status and ids, and every trace the turn keeps spans of.
+    fn telemetry(&mut self, node: &NamedNode, turn: &Turn) {
+        let out = &mut self.out;
+        for trace in kept_traces(&turn.response) {
+            out.string(node, ihi::TRACE_ID, &trace);
+        }
+        let Some(facts) = call_facts(&turn.response) else {
+            return;
+        };
+        for (predicate, value) in [
+            (ihi::PROVIDER, &facts.provider),
+            (ihi::REQUEST_MODEL, &facts.request_model),
+            (ihi::RESPONSE_MODEL, &facts.response_model),
+            (ihi::OPERATION_NAME, &facts.operation),
+        ] {
+            if let Some(value) = value {
+                out.string(node, predicate, value);
+            }
+        }
+        for (predicate, count) in [
+            (ihi::INPUT_TOKENS, facts.input_tokens),
+            (ihi::OUTPUT_TOKENS, facts.output_tokens),
+        ] {
+            if let Some(count) = count {
+                out.typed(node, predicate, count.to_string(), xsd::INTEGER);
+            }
+        }
+        for reason in &facts.finish_reasons {
+            out.string(node, ihi::FINISH_REASON, reason);
+        }
+        out.span(node, &facts.span, false);
+    }
+
     fn tool_invocations(&mut self, turn_node: &NamedNode, turn: &Turn, instant: Option<&str>) {
+        let mut runs: Vec<Option<SpanFacts>> = Vec::new();
+        let mut spans = tool_spans(&turn.response);
+        for call in find_tool_calls(&turn.response) {
+            // A run answers the call with its id, else the first call of its tool
+            // that no run answers yet.
+            let by_id = call.call_id.as_ref().and_then(|id| {
+                spans
+                    .iter()
+                    .position(|run| run.call_id.as_ref() == Some(id))
+            });
+            let found = by_id.or_else(|| {
+                spans
+                    .iter()
+                    .position(|run| run.call_id.is_none() && run.name == call.name)
+            });
+            runs.push(found.map(|at| spans.remove(at).span));
+        }
         for (ordinal, call) in find_tool_calls(&turn.response).into_iter().enumerate() {
             let node = IriScheme::child(turn_node, &["tool-invocation", &ordinal.to_string()]);
             let tool = self.scheme.tool(&call.name);
@@ -612,6 +707,9 @@ impl Mapper<'_> {
             }
             if let Some(arguments) = &call.arguments {
                 out.string(&node, ch::INVOCATION_PARAMETERS, arguments);
+            }
+            if let Some(Some(run)) = runs.get(ordinal) {
+                out.span(&node, run, true);
             }
             if let Some(instant) = instant {
                 out.date_time(&node, ch::TIMESTAMP, instant);

@@ -225,6 +225,34 @@ terms!(
     VALID_FROM = "validFrom",
     /// Until when a memory item holds (exclusive).
     VALID_UNTIL = "validUntil",
+    /// Turn -> its model's provider (`gen_ai.provider.name`).
+    PROVIDER = "provider",
+    /// Turn -> the model asked for (`gen_ai.request.model`).
+    REQUEST_MODEL = "requestModel",
+    /// Turn -> the model that answered (`gen_ai.response.model`).
+    RESPONSE_MODEL = "responseModel",
+    /// Turn -> input tokens (`gen_ai.usage.input_tokens`).
+    INPUT_TOKENS = "inputTokens",
+    /// Turn -> output tokens (`gen_ai.usage.output_tokens`).
+    OUTPUT_TOKENS = "outputTokens",
+    /// Turn -> a finish reason (`gen_ai.response.finish_reasons`).
+    FINISH_REASON = "finishReason",
+    /// Turn -> `gen_ai.operation.name`.
+    OPERATION_NAME = "operationName",
+    /// Turn or tool invocation -> when its span started.
+    SPAN_START_TIME = "spanStartTime",
+    /// Turn or tool invocation -> when its span ended.
+    SPAN_END_TIME = "spanEndTime",
+    /// Turn or tool invocation -> its span's duration in milliseconds.
+    LATENCY_MS = "latencyMs",
+    /// Turn or tool invocation -> an OpenTelemetry trace id.
+    TRACE_ID = "traceId",
+    /// Turn or tool invocation -> its span id.
+    SPAN_ID = "spanId",
+    /// Turn or tool invocation -> its span's status code.
+    SPAN_STATUS = "spanStatus",
+    /// Turn or tool invocation -> its span's status message.
+    STATUS_MESSAGE = "statusMessage",
 });
 
 terms!(

@@ -257,6 +257,25 @@ impl HistoryStore {
         Ok(rebuild_history(&graph, &name, &self.scheme)?)
     }
 
+    /// The sessions whose turns keep spans of an OpenTelemetry trace (the
+    /// `trace-sessions` query), in order.
+    pub fn sessions_of_trace(&self, trace: &str) -> Result<Vec<String>, StoreError> {
+        let arguments = Arguments::new().text("trace", trace);
+        let QueryResults::Solutions(solutions) =
+            self.run(&crate::query::TRACE_SESSIONS, &arguments)?
+        else {
+            return Ok(Vec::new());
+        };
+        let mut sessions = Vec::new();
+        for solution in solutions {
+            let solution = solution.map_err(StoreError::QueryEvaluation)?;
+            if let Some(Term::Literal(session)) = solution.get("session") {
+                sessions.push(session.value().to_owned());
+            }
+        }
+        Ok(sessions)
+    }
+
     /// Removes a session and everything about it: its graph and its derived graph in one
     /// atomic step, then its fingerprint record.
     pub fn delete_session(&self, session_id: &str) -> Result<(), StoreError> {

@@ -1,0 +1,612 @@
+//! From spans to sessions: which conversation a span belongs to, its model calls as
+//! turns (each call's new input found by comparing it with the conversation so far),
+//! tool runs and everything else kept verbatim in the turn they fall in.
+
+use super::forms::{CallMessages, call_messages};
+use super::read::{Log, Read, Span};
+use crate::import::session::{SessionDraft, TurnDraft};
+use crate::import::time::Stamp;
+use crate::model::JsonObject;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashMap};
+
+/// The attributes that name a conversation, in the order they are trusted.
+const CONVERSATION_KEYS: &[&str] = &[
+    "gen_ai.conversation.id",
+    "session.id",
+    "langfuse.session.id",
+];
+
+/// The sessions the spans and log records of `read` make, ordered by their first
+/// span.
+pub(super) fn sessions(read: Read) -> Vec<SessionDraft> {
+    let spans = unique_spans(read.spans);
+    let logs = unique_logs(read.logs);
+    let keys = session_keys(&spans);
+    let mut grouped: BTreeMap<String, (Vec<Span>, Vec<Log>)> = BTreeMap::new();
+    let span_session: HashMap<(String, String), String> = spans
+        .iter()
+        .zip(&keys)
+        .map(|(span, key)| ((span.trace_id.clone(), span.span_id.clone()), key.clone()))
+        .collect();
+    let trace_session: HashMap<&str, &str> = spans
+        .iter()
+        .zip(&keys)
+        .map(|(span, key)| (span.trace_id.as_str(), key.as_str()))
+        .collect();
+    let mut placed_logs = Vec::new();
+    for log in logs {
+        let key = match (&log.trace_id, &log.span_id) {
+            (Some(trace), Some(span)) => span_session
+                .get(&(trace.clone(), span.clone()))
+                .cloned()
+                .or_else(|| trace_session.get(trace.as_str()).map(|k| (*k).to_owned())),
+            (Some(trace), None) => trace_session.get(trace.as_str()).map(|k| (*k).to_owned()),
+            _ => None,
+        }
+        .or_else(|| log.trace_id.as_deref().map(trace_key));
+        placed_logs.push((key, log));
+    }
+    for (span, key) in spans.into_iter().zip(keys) {
+        grouped.entry(key).or_default().0.push(span);
+    }
+    let nearest = grouped.keys().next().cloned();
+    for (key, log) in placed_logs {
+        // A log record that names no trace goes with the first session, else one of
+        // its own: kept either way.
+        let key = key
+            .or_else(|| nearest.clone())
+            .unwrap_or_else(|| "untraced-logs".to_owned());
+        grouped.entry(key).or_default().1.push(log);
+    }
+    let mut drafts: Vec<(Option<u64>, SessionDraft)> = grouped
+        .into_iter()
+        .map(|(key, (spans, logs))| {
+            let first = spans.iter().filter_map(|s| s.start).min();
+            (first, session(key, spans, logs))
+        })
+        .collect();
+    drafts.sort_by_key(|(first, _)| *first);
+    drafts.into_iter().map(|(_, draft)| draft).collect()
+}
+
+/// One span per id: a batch sent again (an exporter's retry) repeats its spans, and
+/// the last copy read is kept.
+fn unique_spans(spans: Vec<Span>) -> Vec<Span> {
+    let mut by_id: BTreeMap<(String, String), Span> = BTreeMap::new();
+    for span in spans {
+        by_id.insert((span.trace_id.clone(), span.span_id.clone()), span);
+    }
+    by_id.into_values().collect()
+}
+
+/// Log records without repeats: a record sent twice is the same JSON twice.
+fn unique_logs(logs: Vec<Log>) -> Vec<Log> {
+    let mut seen = std::collections::HashSet::new();
+    logs.into_iter()
+        .filter(|log| {
+            seen.insert((
+                log.raw.to_string(),
+                serde_json::to_string(&log.resource).unwrap_or_default(),
+            ))
+        })
+        .collect()
+}
+
+/// The conversation each span belongs to: its own conversation attribute, else the one
+/// its trace names (a conversation attribute is often set on the agent's root span
+/// only), else its trace: `trace-<trace id>`.
+fn session_keys(spans: &[Span]) -> Vec<String> {
+    let own = own_conversation;
+    let mut by_trace: HashMap<&str, (Option<u64>, String)> = HashMap::new();
+    for span in spans {
+        if let Some(id) = own(span) {
+            let entry = by_trace
+                .entry(span.trace_id.as_str())
+                .or_insert((span.start, id.clone()));
+            if span.start < entry.0 {
+                *entry = (span.start, id);
+            }
+        }
+    }
+    spans
+        .iter()
+        .map(|span| {
+            own(span)
+                .or_else(|| {
+                    by_trace
+                        .get(span.trace_id.as_str())
+                        .map(|(_, id)| id.clone())
+                })
+                .unwrap_or_else(|| trace_key(&span.trace_id))
+        })
+        .collect()
+}
+
+/// The conversation a span names itself.
+pub(super) fn own_conversation(span: &Span) -> Option<String> {
+    CONVERSATION_KEYS
+        .iter()
+        .find_map(|key| span.text(key))
+        .filter(|id| !id.trim().is_empty())
+        .map(str::to_owned)
+}
+
+/// The session of a trace that names no conversation.
+pub(super) fn trace_key(trace: &str) -> String {
+    format!("trace-{trace}")
+}
+
+/// What a span is to a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    ModelCall,
+    Tool,
+    Other,
+}
+
+fn kind(span: &Span) -> Kind {
+    match span.text("gen_ai.operation.name") {
+        Some("chat" | "generate_content" | "text_completion" | "completion" | "responses") => {
+            return Kind::ModelCall;
+        }
+        Some("execute_tool") => return Kind::Tool,
+        Some(_) => return Kind::Other,
+        None => {}
+    }
+    match span.text("openinference.span.kind") {
+        Some("LLM") => return Kind::ModelCall,
+        Some("TOOL") => return Kind::Tool,
+        Some(_) => return Kind::Other,
+        None => {}
+    }
+    let indexed = span.attributes.keys().any(|key| {
+        key.starts_with("gen_ai.prompt.")
+            || key.starts_with("gen_ai.completion.")
+            || key.starts_with("llm.input_messages.")
+    });
+    let tool = span.attributes.contains_key("gen_ai.tool.name")
+        || span.attributes.contains_key("tool.name");
+    // Before `gen_ai.operation.name` (2024), a model call was told by its model and
+    // its content events.
+    let older = !tool
+        && (span.attributes.contains_key("gen_ai.request.model")
+            || span.events.iter().any(|(name, _)| {
+                name.starts_with("gen_ai.content.")
+                    || (name.starts_with("gen_ai.") && name.ends_with(".message"))
+            }));
+    if indexed || older || span.attributes.contains_key("gen_ai.input.messages") {
+        Kind::ModelCall
+    } else if tool {
+        Kind::Tool
+    } else {
+        Kind::Other
+    }
+}
+
+/// A tool run's span read for its call: id, name, arguments and result, in the
+/// attribute forms of the conventions, Pydantic AI and OpenInference.
+fn tool_call_of(span: &Span) -> (Value, Option<Value>) {
+    let text = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|key| span.attributes.get(*key))
+            .cloned()
+    };
+    let id = text(&["gen_ai.tool.call.id", "tool_call.id"]);
+    let name =
+        text(&["gen_ai.tool.name", "tool.name"]).unwrap_or_else(|| Value::from(span.name.clone()));
+    let mut call = json!({"type": "tool_call", "id": id, "name": name});
+    if let Some(arguments) = text(&[
+        "gen_ai.tool.call.arguments",
+        "tool_arguments",
+        "input.value",
+    ]) {
+        call["arguments"] = arguments;
+    }
+    let result = text(&["gen_ai.tool.call.result", "tool_response", "output.value"])
+        .map(|response| json!({"type": "tool_call_response", "id": id, "response": response}));
+    (call, result)
+}
+
+/// One conversation's spans and records as a session.
+fn session(key: String, spans: Vec<Span>, logs: Vec<Log>) -> SessionDraft {
+    let (mut calls, mut tools, mut others) = (Vec::new(), Vec::new(), Vec::new());
+    for span in spans {
+        match kind(&span) {
+            Kind::ModelCall => calls.push(span),
+            Kind::Tool => tools.push(span),
+            Kind::Other => others.push(span),
+        }
+    }
+    let order = |span: &Span| (span.start, span.end, span.span_id.clone());
+    calls.sort_by_key(order);
+    tools.sort_by_key(order);
+    others.sort_by_key(order);
+    let mut logs_by_span: HashMap<(String, String), Vec<&Log>> = HashMap::new();
+    for log in &logs {
+        if let (Some(trace), Some(span)) = (&log.trace_id, &log.span_id) {
+            logs_by_span
+                .entry((trace.clone(), span.clone()))
+                .or_default()
+                .push(log);
+        }
+    }
+    let messages: Vec<CallMessages> = calls
+        .iter()
+        .map(|call| {
+            let key = (call.trace_id.clone(), call.span_id.clone());
+            call_messages(call, logs_by_span.get(&key).map_or(&[][..], Vec::as_slice))
+        })
+        .collect();
+    let mut placement = Placement::new(&calls);
+    let tool_turns: Vec<usize> = tools
+        .iter()
+        .map(|tool| placement.tool(tool, &messages))
+        .collect();
+    let mut builder = TurnsBuilder::default();
+    for (index, call) in calls.iter().enumerate() {
+        let ran: Vec<&Span> = tools
+            .iter()
+            .zip(&tool_turns)
+            .filter(|(_, turn)| **turn == index)
+            .map(|(tool, _)| tool)
+            .collect();
+        builder.call(call, &messages[index], &ran);
+    }
+    let mut notes = builder.notes(calls.len());
+    let mut turns = builder.finish(calls.is_empty(), &tools);
+    // Everything of the conversation, verbatim, in the turn it falls in.
+    let last = turns.len().max(1) - 1;
+    let mut kept: Vec<(Vec<&Span>, Vec<&Log>)> = vec![(Vec::new(), Vec::new()); last + 1];
+    for (index, call) in calls.iter().enumerate() {
+        kept[index].0.push(call);
+    }
+    for (tool, turn) in tools.iter().zip(&tool_turns) {
+        kept[(*turn).min(last)].0.push(tool);
+    }
+    for span in &others {
+        kept[placement.by_time(span.start).min(last)].0.push(span);
+    }
+    for log in &logs {
+        let turn = log
+            .trace_id
+            .as_ref()
+            .zip(log.span_id.as_ref())
+            .and_then(|(trace, span)| placement.turn_of_span(trace, span))
+            .unwrap_or_else(|| placement.by_time(log.time));
+        kept[turn.min(last)].1.push(log);
+    }
+    for (turn, (spans, logs)) in turns.iter_mut().zip(kept) {
+        turn.response.insert("otlp".to_owned(), otlp(&spans, &logs));
+    }
+    if calls.is_empty() {
+        notes
+            .push("no model call span: the session keeps its tool runs and other spans".to_owned());
+    }
+    SessionDraft {
+        turns,
+        session_id: Some(key),
+        notes,
+        ..SessionDraft::default()
+    }
+}
+
+/// Which turn a span or record falls in.
+struct Placement {
+    /// Each call's start, in turn order.
+    starts: Vec<Option<u64>>,
+    /// Turn of each call span, by (trace, span).
+    by_span: HashMap<(String, String), usize>,
+}
+
+impl Placement {
+    fn new(calls: &[Span]) -> Self {
+        Self {
+            starts: calls.iter().map(|call| call.start).collect(),
+            by_span: calls
+                .iter()
+                .enumerate()
+                .map(|(turn, call)| ((call.trace_id.clone(), call.span_id.clone()), turn))
+                .collect(),
+        }
+    }
+
+    /// The last turn whose call started at or before `time`; the first turn for what
+    /// came before any call or has no time.
+    fn by_time(&self, time: Option<u64>) -> usize {
+        let Some(time) = time else { return 0 };
+        self.starts
+            .iter()
+            .rposition(|start| start.is_some_and(|start| start <= time))
+            .unwrap_or(0)
+    }
+
+    fn turn_of_span(&self, trace: &str, span: &str) -> Option<usize> {
+        self.by_span
+            .get(&(trace.to_owned(), span.to_owned()))
+            .copied()
+    }
+
+    /// The turn whose answer asked for this tool run: by call id when an output names
+    /// it, else the last call started before the run.
+    fn tool(&mut self, tool: &Span, messages: &[CallMessages]) -> usize {
+        let id = tool
+            .text("gen_ai.tool.call.id")
+            .or_else(|| tool.text("tool_call.id"));
+        if let Some(id) = id
+            && let Some(turn) = messages.iter().position(|m| {
+                m.output
+                    .iter()
+                    .flatten()
+                    .flat_map(|message| {
+                        message
+                            .get("parts")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                    })
+                    .any(|part| {
+                        part.get("type").and_then(Value::as_str) == Some("tool_call")
+                            && part.get("id").and_then(Value::as_str) == Some(id)
+                    })
+            })
+        {
+            return turn;
+        }
+        self.by_time(tool.start)
+    }
+}
+
+/// The turns, call by call, with the conversation so far to tell each call's new input
+/// from what it repeats.
+#[derive(Default)]
+struct TurnsBuilder {
+    turns: Vec<TurnDraft>,
+    /// The conversation so far: every input and output message, in order; `true` for
+    /// a message made from tool spans (output not captured), which matches whatever
+    /// assistant message a later input repeats in its place.
+    history: Vec<(Value, bool)>,
+    /// Tool results of the previous turn's runs, for an input not captured.
+    pending_results: Vec<Value>,
+    system: Option<Value>,
+    input_missing: usize,
+    output_missing: usize,
+    rewritten: usize,
+}
+
+impl TurnsBuilder {
+    fn call(&mut self, call: &Span, messages: &CallMessages, ran: &[&Span]) {
+        let mut prompt = JsonObject::new();
+        let new_input = match &messages.input {
+            Some(input) => {
+                let repeated = self.repeated(input);
+                if repeated < self.history.len() {
+                    self.rewritten += 1;
+                    self.history.truncate(repeated);
+                }
+                if repeated > 0 {
+                    prompt.insert("repeats".to_owned(), Value::from(repeated));
+                }
+                let new = input[repeated..].to_vec();
+                self.history.extend(new.iter().map(|m| (m.clone(), false)));
+                new
+            }
+            None => {
+                self.input_missing += 1;
+                let results = std::mem::take(&mut self.pending_results);
+                let new = if results.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![json!({"role": "tool", "parts": results})]
+                };
+                self.history.extend(new.iter().map(|m| (m.clone(), true)));
+                new
+            }
+        };
+        self.pending_results.clear();
+        let human = new_input.iter().any(is_human);
+        prompt.insert("messages".to_owned(), Value::Array(new_input));
+        if messages.system.is_some() && messages.system != self.system {
+            self.system.clone_from(&messages.system);
+            prompt.insert(
+                "system_instructions".to_owned(),
+                messages.system.clone().unwrap_or_default(),
+            );
+        }
+        let (runs, results): (Vec<Value>, Vec<Option<Value>>) =
+            ran.iter().map(|tool| tool_call_of(tool)).unzip();
+        self.pending_results = results.into_iter().flatten().collect();
+        let mut response = JsonObject::new();
+        let output = match &messages.output {
+            Some(output) => {
+                self.history
+                    .extend(output.iter().map(|m| (m.clone(), false)));
+                output.clone()
+            }
+            None => {
+                self.output_missing += 1;
+                let made: Vec<Value> = if runs.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![json!({"role": "assistant", "parts": runs})]
+                };
+                self.history.extend(made.iter().map(|m| (m.clone(), true)));
+                made
+            }
+        };
+        response.insert("messages".to_owned(), Value::Array(output));
+        response.insert("spanId".to_owned(), Value::from(call.span_id.clone()));
+        let captured: Map<String, Value> = [
+            ("input", messages.input.is_some()),
+            ("output", messages.output.is_some()),
+        ]
+        .into_iter()
+        .filter(|(_, captured)| !captured)
+        .map(|(what, _)| (what.to_owned(), Value::Bool(false)))
+        .collect();
+        if !captured.is_empty() {
+            response.insert("captured".to_owned(), Value::Object(captured));
+        }
+        self.turns.push(TurnDraft {
+            prompt,
+            response,
+            human,
+            time: call.start.map(millis),
+            response_time: call.end.map(millis),
+            ..TurnDraft::default()
+        });
+    }
+
+    /// How many messages at the start of `input` repeat the conversation so far.
+    fn repeated(&self, input: &[Value]) -> usize {
+        input
+            .iter()
+            .zip(&self.history)
+            .take_while(|(given, (known, made))| {
+                if *made {
+                    given.get("role") == known.get("role")
+                } else {
+                    same_message(given, known)
+                }
+            })
+            .count()
+    }
+
+    /// The turns; a conversation without a model call gets one turn holding its tool
+    /// runs as calls (and their results), so that nothing of it is lost.
+    fn finish(self, no_call: bool, tools: &[Span]) -> Vec<TurnDraft> {
+        if !no_call {
+            return self.turns;
+        }
+        let (runs, results): (Vec<Value>, Vec<Option<Value>>) =
+            tools.iter().map(tool_call_of).unzip();
+        let results: Vec<Value> = results.into_iter().flatten().collect();
+        let mut messages = Vec::new();
+        if !runs.is_empty() {
+            messages.push(json!({"role": "assistant", "parts": runs}));
+        }
+        if !results.is_empty() {
+            messages.push(json!({"role": "tool", "parts": results}));
+        }
+        let first = tools.iter().filter_map(|t| t.start).min();
+        let last = tools.iter().filter_map(|t| t.end).max();
+        let mut response = JsonObject::new();
+        response.insert("messages".to_owned(), Value::Array(messages));
+        vec![TurnDraft {
+            prompt: JsonObject::from_iter([("messages".to_owned(), json!([]))]),
+            response,
+            human: false,
+            time: first.map(millis),
+            response_time: last.map(millis),
+            ..TurnDraft::default()
+        }]
+    }
+
+    fn notes(&self, calls: usize) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.input_missing > 0 || self.output_missing > 0 {
+            notes.push(format!(
+                "{} of {calls} model calls carry no captured input and {} no captured output: message content is opt-in in OpenTelemetry instrumentations (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT); models, tokens, tool names and times are kept",
+                self.input_missing, self.output_missing
+            ));
+        }
+        if self.rewritten > 0 {
+            notes.push(format!(
+                "{} model calls sent an input that does not repeat the conversation so far (history cut or rewritten by the agent): their prompts keep what differs",
+                self.rewritten
+            ));
+        }
+        notes
+    }
+}
+
+/// Whether a message is a person's: a user message that is not only tool results
+/// (Pydantic AI sends those as user messages).
+fn is_human(message: &Value) -> bool {
+    message.get("role").and_then(Value::as_str) == Some("user")
+        && message
+            .get("parts")
+            .and_then(Value::as_array)
+            .is_none_or(|parts| {
+                parts.iter().any(|part| {
+                    part.get("type").and_then(Value::as_str) != Some("tool_call_response")
+                })
+            })
+}
+
+/// Two messages are the same when their role and parts are: an output message carries
+/// its `finish_reason`, the input that repeats it later does not.
+fn same_message(a: &Value, b: &Value) -> bool {
+    a.get("role") == b.get("role") && a.get("parts") == b.get("parts")
+}
+
+#[allow(clippy::cast_possible_wrap)] // Nanoseconds since 1970 fit i64 milliseconds.
+fn millis(nanos: u64) -> Stamp {
+    Stamp::Millis((nanos / 1_000_000) as i64)
+}
+
+/// Spans and log records as OTLP JSON, grouped under their resources and scopes as
+/// they came.
+fn otlp(spans: &[&Span], logs: &[&Log]) -> Value {
+    let mut otlp = Map::new();
+    if !spans.is_empty() {
+        let items = spans.iter().map(|s| (&s.resource, &s.scope, &s.raw));
+        otlp.insert(
+            "resourceSpans".to_owned(),
+            grouped(items, "scopeSpans", "spans"),
+        );
+    }
+    if !logs.is_empty() {
+        let items = logs.iter().map(|l| (&l.resource, &l.scope, &l.raw));
+        otlp.insert(
+            "resourceLogs".to_owned(),
+            grouped(items, "scopeLogs", "logRecords"),
+        );
+    }
+    Value::Object(otlp)
+}
+
+fn grouped<'a>(
+    items: impl Iterator<Item = (&'a Map<String, Value>, &'a Map<String, Value>, &'a Value)>,
+    scopes_key: &str,
+    items_key: &str,
+) -> Value {
+    let mut resources: Vec<(&Map<String, Value>, Vec<(&Map<String, Value>, Vec<Value>)>)> =
+        Vec::new();
+    for (resource, scope, raw) in items {
+        let position = resources
+            .iter()
+            .position(|(r, _)| *r == resource)
+            .unwrap_or_else(|| {
+                resources.push((resource, Vec::new()));
+                resources.len() - 1
+            });
+        let scopes = &mut resources[position].1;
+        let at = scopes
+            .iter()
+            .position(|(s, _)| *s == scope)
+            .unwrap_or_else(|| {
+                scopes.push((scope, Vec::new()));
+                scopes.len() - 1
+            });
+        scopes[at].1.push(raw.clone());
+    }
+    Value::Array(
+        resources
+            .into_iter()
+            .map(|(resource, scopes)| {
+                let mut entry = resource.clone();
+                let scopes = scopes
+                    .into_iter()
+                    .map(|(scope, items)| {
+                        let mut scope = scope.clone();
+                        scope.insert(items_key.to_owned(), Value::Array(items));
+                        Value::Object(scope)
+                    })
+                    .collect();
+                entry.insert(scopes_key.to_owned(), Value::Array(scopes));
+                Value::Object(entry)
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,230 @@
+//! OpenTelemetry received live: a batch of spans and log records (an OTLP/HTTP export
+//! request, as OTLP JSON) added to the sessions it belongs to.
+//!
+//! The stored sessions are the truth: each keeps, verbatim, every span and record it
+//! was made from (in its turns' responses, under `otlp`). A batch is read with the
+//! sessions it adds to (the conversations its spans name, the sessions that hold its
+//! traces already, and the sessions of its traces' ids), and those sessions are made
+//! again from all their spans by the `otel` importer, then written one by one, each in
+//! one atomic step. So spans may come in any order and in any batches: a turn whose
+//! spans were incomplete is completed when the rest arrives; a trace first stored under
+//! its own id moves into its conversation when a span naming that conversation comes; a
+//! batch sent again changes nothing (a span is kept once per id, and a session made
+//! again with the same quads is left untouched).
+//!
+//! A span may not add to a session that was not made from telemetry (a history ingested
+//! from a file, say): the spans of its traces are rejected, counted, and the rest of the
+//! batch is written.
+
+use crate::import::otel::{Named, named, trace_session_id, without_traces};
+use crate::import::{Choice, ImportError, ImportEvent, ImportOptions, import_bytes, importer};
+use crate::model::Turn;
+use crate::rdf::map_history;
+use crate::store::{HistoryStore, StoreError};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// What receiving a batch did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Received {
+    /// Sessions written (new or grown), in the order converted.
+    pub written: Vec<String>,
+    /// Sessions the batch changed nothing in.
+    pub unchanged: Vec<String>,
+    /// Sessions of a trace's own id whose spans moved into their conversation.
+    pub absorbed: Vec<String>,
+    /// Spans and log records rejected, and why.
+    pub rejected: Option<Rejected>,
+}
+
+/// Spans and log records of a batch that were not written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// Spans rejected.
+    pub spans: u64,
+    /// Log records rejected.
+    pub logs: u64,
+    /// Why, for the sender.
+    pub message: String,
+}
+
+/// Why a batch was refused whole.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReceiveError {
+    /// The batch is not OTLP JSON the importer reads: where and what was expected.
+    #[error("the batch was refused: {0}")]
+    Refused(ImportError),
+    /// The store failed; what was written before is whole.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Adds the spans and log records of `batch` (a `TracesData` or `LogsData` in OTLP
+/// JSON) to the sessions they belong to.
+///
+/// # Errors
+///
+/// [`ReceiveError::Refused`] when the batch is not OTLP JSON (nothing is written);
+/// [`ReceiveError::Store`] when the store fails (each session is whole or as before).
+pub fn receive(
+    store: &HistoryStore,
+    batch: &Value,
+    options: &ImportOptions,
+) -> Result<Received, ReceiveError> {
+    let names = named(batch).map_err(ReceiveError::Refused)?;
+    let (stored, forbidden) = stored_sessions(store, &names)?;
+    let mut received = Received::default();
+    let batch = if forbidden.is_empty() {
+        batch.clone()
+    } else {
+        let (kept, rejected) = without_traces(batch, &forbidden.traces);
+        received.rejected = Some(Rejected {
+            spans: rejected.0,
+            logs: rejected.1,
+            message: format!(
+                "session{} {} not made from telemetry: spans may not add to {}",
+                if forbidden.sessions.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
+                forbidden
+                    .sessions
+                    .iter()
+                    .map(|id| format!("{id:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if forbidden.sessions.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
+            ),
+        });
+        kept
+    };
+    let mut lines = serde_json::to_vec(&batch)
+        .map_err(|e| ReceiveError::Refused(ImportError::file(e.to_string())))?;
+    for kept in stored.iter().flat_map(|(_, kept, _)| kept) {
+        lines.push(b'\n');
+        lines.extend(serde_json::to_vec(kept).unwrap_or_default());
+    }
+    let converted = convert(lines, options)?;
+    let made: BTreeSet<&str> = converted.iter().map(|c| c.session_id.as_str()).collect();
+    for session in &converted {
+        // The document's metadata names the bytes converted, which differ with every
+        // batch: a session is unchanged when its turns are.
+        let known = stored.iter().find(|(id, ..)| *id == session.session_id);
+        if known.is_some_and(|(_, _, turns)| *turns == session.history.turns) {
+            received.unchanged.push(session.session_id.clone());
+            continue;
+        }
+        let graph = map_history(&session.history, store.scheme());
+        let outcome = store.write_session(&graph)?;
+        if outcome.unchanged {
+            received.unchanged.push(session.session_id.clone());
+        } else {
+            received.written.push(session.session_id.clone());
+        }
+    }
+    for (id, ..) in &stored {
+        if !made.contains(id.as_str()) {
+            store.delete_session(id)?;
+            received.absorbed.push(id.clone());
+        }
+    }
+    Ok(received)
+}
+
+/// The batch and the kept spans, converted together by the `otel` importer.
+fn convert(
+    lines: Vec<u8>,
+    options: &ImportOptions,
+) -> Result<Vec<crate::import::Converted>, ReceiveError> {
+    let Some(otel) = importer("otel") else {
+        return Ok(Vec::new());
+    };
+    let mut converted = Vec::new();
+    let mut refusal = None;
+    import_bytes(
+        "OTLP/HTTP",
+        lines,
+        Choice::Format(otel),
+        options,
+        &mut |event| {
+            match event {
+                ImportEvent::Session { converted: c, .. } => converted.push(*c),
+                ImportEvent::Refused { error, .. } => refusal = Some(error),
+                _ => {}
+            }
+            true
+        },
+    );
+    match refusal {
+        Some(error) => Err(ReceiveError::Refused(error)),
+        None => Ok(converted),
+    }
+}
+
+/// The sessions a batch may not add to, and their traces.
+#[derive(Debug, Default)]
+struct Forbidden {
+    sessions: BTreeSet<String>,
+    traces: BTreeSet<String>,
+}
+
+impl Forbidden {
+    fn is_empty(&self) -> bool {
+        self.sessions.is_empty()
+    }
+}
+
+/// A stored session the batch adds to, with what it keeps of its spans (one OTLP JSON
+/// object per turn) and its turns.
+type Stored = (String, Vec<Value>, Vec<Turn>);
+
+/// The stored sessions the batch adds to, and those it may not.
+fn stored_sessions(
+    store: &HistoryStore,
+    names: &Named,
+) -> Result<(Vec<Stored>, Forbidden), StoreError> {
+    let mut candidates: BTreeSet<(String, Option<String>)> = BTreeSet::new();
+    for conversation in &names.conversations {
+        candidates.insert((conversation.clone(), None));
+    }
+    for trace in &names.traces {
+        candidates.insert((trace_session_id(trace), Some(trace.clone())));
+        for session in store.sessions_of_trace(trace)? {
+            candidates.insert((session, Some(trace.clone())));
+        }
+    }
+    let mut stored: Vec<Stored> = Vec::new();
+    let mut forbidden = Forbidden::default();
+    for (id, trace) in candidates {
+        let history = match store.history(&id) {
+            Ok(history) => history,
+            Err(StoreError::UnknownSession { .. }) => continue,
+            Err(other) => return Err(other),
+        };
+        let kept: Vec<Value> = history
+            .turns
+            .iter()
+            .filter_map(|turn| turn.response.get("otlp").cloned())
+            .collect();
+        if kept.is_empty() {
+            forbidden.traces.extend(trace);
+            forbidden.traces.extend(
+                names
+                    .trace_conversations
+                    .iter()
+                    .filter(|(_, conversations)| conversations.contains(&id))
+                    .map(|(trace, _)| trace.clone()),
+            );
+            forbidden.sessions.insert(id);
+        } else if !stored.iter().any(|(known, ..)| *known == id) {
+            stored.push((id, kept, history.turns));
+        }
+    }
+    Ok((stored, forbidden))
+}

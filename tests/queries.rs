@@ -1616,3 +1616,117 @@ fn a_turn_awaiting_its_response_is_marked_in_recent_turns_and_transcript() {
     let answered = rows(&store, &TRANSCRIPT, &session("abc"));
     assert_eq!(column(&answered, 6), ["false", "false", "false", "false"]);
 }
+
+/// The sessions of two OTLP fixtures: one with content and a tool run, one without
+/// content whose runs come from their spans.
+fn telemetry_store() -> HistoryStore {
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    let otel = ihigraph::import::Choice::Format(ihigraph::import::importer("otel").unwrap());
+    let paths = [
+        common::fixture_path("import/otel/genai-current.jsonl"),
+        common::fixture_path("import/otel/content-not-captured.jsonl"),
+    ];
+    ihigraph::import::import_paths(&paths, otel, &Default::default(), &mut |event| {
+        if let ihigraph::import::ImportEvent::Session { converted, .. } = event {
+            store
+                .write_session(&ihigraph::rdf::map_history(
+                    &converted.history,
+                    store.scheme(),
+                ))
+                .unwrap();
+        }
+        true
+    });
+    store
+}
+
+#[test]
+fn telemetry_queries_give_tokens_latency_and_traces() {
+    let store = telemetry_store();
+    assert_eq!(
+        rows(&store, &ihigraph::query::TOKEN_USAGE, &Arguments::new()),
+        [
+            row(&[
+                "gcp.gemini",
+                "gemini-2.5-flash",
+                "2",
+                "1",
+                "380",
+                "95",
+                "1100",
+                "1300"
+            ]),
+            row(&[
+                "openai",
+                "gpt-4o-2024-08-06",
+                "3",
+                "1",
+                "377",
+                "37",
+                "1500",
+                "2000"
+            ]),
+        ]
+    );
+    assert_eq!(
+        rows(
+            &store,
+            &ihigraph::query::TOKEN_USAGE,
+            &session("conv-weather-1")
+        )
+        .len(),
+        1
+    );
+    assert_eq!(
+        rows(&store, &ihigraph::query::TOOL_LATENCY, &Arguments::new()),
+        [
+            row(&["search_flights", "1", "0", "1", "2500", "2500", "2500"]),
+            row(&["search_hotels", "1", "1", "1", "900", "900", "900"]),
+            row(&["get_weather", "1", "0", "1", "700", "700", "700"]),
+        ]
+    );
+    let slow = rows(
+        &store,
+        &ihigraph::query::SLOW_CALLS,
+        &Arguments::new().count("n", 3),
+    );
+    assert_eq!(
+        slow.iter()
+            .map(|r| [
+                r[0].as_str(),
+                r[1].as_str(),
+                r[3].as_str(),
+                r[4].as_str(),
+                r[6].as_str()
+            ])
+            .collect::<Vec<_>>(),
+        [
+            ["tool", "planner-run-3", "search_flights", "2500", "OK"],
+            ["model", "conv-weather-1", "gpt-4o-2024-08-06", "2000", ""],
+            ["model", "conv-weather-1", "gpt-4o-2024-08-06", "1500", ""],
+        ]
+    );
+    let since = Arguments::new().date_time("since", "2025-11-16T13:33:21Z".parse().unwrap());
+    assert!(
+        rows(&store, &ihigraph::query::SLOW_CALLS, &since)
+            .iter()
+            .all(|r| r[1] == "planner-run-3"),
+        "since compares span starts"
+    );
+    assert_eq!(
+        rows(
+            &store,
+            &ihigraph::query::TRACE_SESSIONS,
+            &Arguments::new().text("trace", "4bf92f3577b34da6a3ce929d0e0e4736")
+        ),
+        [row(&["conv-weather-1", "3", "0"])]
+    );
+    assert!(
+        rows(
+            &store,
+            &ihigraph::query::TRACE_SESSIONS,
+            &Arguments::new().text("trace", "0")
+        )
+        .is_empty()
+    );
+}

@@ -722,3 +722,80 @@ fn every_session_counts_those_without_turns_too() {
     let window = page(&store, &["--since", "2026-03-10", "--until", "2026-03-12"]);
     assert!(window.contains("<dd id=\"total-sessions\">2</dd>"));
 }
+
+#[test]
+fn the_telemetry_section_gives_what_its_queries_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    ihigraph(&store)
+        .args(["ingest", "--from", "otel"])
+        .arg(common::fixture_path("otel/real-pydantic-ai/traces.jsonl"))
+        .arg(common::fixture_path(
+            "import/otel/content-not-captured.jsonl",
+        ))
+        .arg(common::fixture_path("import/otel/genai-current.jsonl"))
+        .assert()
+        .success();
+    let text = page(&store, &[]);
+    let document = parse(&text);
+    let models = table(&document, "table-models");
+    let ms = |cell: &str| {
+        if cell.is_empty() {
+            String::new()
+        } else {
+            format!("{:.1}", cell.parse::<f64>().unwrap())
+        }
+    };
+    let expected: Vec<Vec<String>> = rows(&store, "token-usage", &[])
+        .into_iter()
+        .map(|r| {
+            vec![
+                r[0].clone(),
+                r[1].clone(),
+                r[2].clone(),
+                r[3].clone(),
+                r[4].clone(),
+                r[5].clone(),
+                ms(&r[6]),
+                ms(&r[7]),
+            ]
+        })
+        .collect();
+    assert_eq!(models, expected);
+    assert_eq!(models.len(), 3, "three models: {models:?}");
+    assert_eq!(
+        models[0][1..6],
+        ["gemini-2.5-flash", "2", "1", "380", "95"].map(String::from),
+        "most tokens first"
+    );
+    assert!(
+        models
+            .iter()
+            .any(|m| m[1] == "gpt-4o-2024-08-06" && m[4..6] == ["377".to_owned(), "37".to_owned()])
+    );
+    let tools = table(&document, "table-tool-latency");
+    let expected: Vec<Vec<String>> = rows(&store, "tool-latency", &[])
+        .into_iter()
+        .map(|r| {
+            vec![
+                r[0].clone(),
+                r[1].clone(),
+                r[2].clone(),
+                ms(&r[4]),
+                ms(&r[5]),
+            ]
+        })
+        .collect();
+    assert_eq!(tools, expected);
+    assert!(
+        tools.iter().any(|t| t[0] == "search_hotels" && t[2] == "1"),
+        "{tools:?}"
+    );
+    // A store without telemetry says so.
+    let plain = tempfile::tempdir().unwrap();
+    let plain_store = plain.path().join("store");
+    common::ingest_examples_and_corpus(&plain_store, &[], 3, 1);
+    assert!(
+        page(&plain_store, &[]).contains("No session in this report holds OpenTelemetry spans")
+    );
+}

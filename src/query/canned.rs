@@ -672,6 +672,25 @@ pub const SLOW_CALLS: CannedQuery = CannedQuery {
     scope: SessionScope::Store,
 };
 
+/// `tool-latency`: tool runs by tool, with the latency of their spans.
+pub const TOOL_LATENCY: CannedQuery = CannedQuery {
+    name: "tool-latency",
+    summary: "tool runs by tool, slowest on average first: runs, failed runs, sessions, mean, max and total latency (from OpenTelemetry spans)",
+    parameters: &[
+        SESSION_OPTIONAL,
+        Parameter {
+            help: "only runs whose span started at or after this time",
+            ..SINCE
+        },
+        Parameter {
+            help: "only runs whose span started before this time",
+            ..UNTIL
+        },
+    ],
+    sparql: include_str!("../../queries/tool-latency.rq"),
+    scope: SessionScope::Store,
+};
+
 /// `trace-sessions`: the sessions holding the spans of an OpenTelemetry trace.
 pub const TRACE_SESSIONS: CannedQuery = CannedQuery {
     name: "trace-sessions",
@@ -711,6 +730,7 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     REPORT_FAILING_ARGUMENTS,
     REPORT_MEMORY,
     TOKEN_USAGE,
+    TOOL_LATENCY,
     SLOW_CALLS,
     TRACE_SESSIONS,
 ];

@@ -6,7 +6,7 @@ use super::period::{Civil, TimeUnit};
 use super::{ReportError, ReportOptions};
 use crate::query::{
     Arguments, CannedQuery, RECENT_TURNS, REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY,
-    REPORT_SPAN, REPORT_TOOLS, REPORT_TURN_TIMES,
+    REPORT_SPAN, REPORT_TOOLS, REPORT_TURN_TIMES, TOKEN_USAGE, TOOL_LATENCY,
 };
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::{NamedNode, Term};
@@ -158,6 +158,46 @@ pub struct ReportData {
     pub failing_arguments: Vec<FailingArguments>,
     /// The sessions with the most failed calls, with their recent turns.
     pub worst: Vec<(SessionStats, Vec<RecentTurn>)>,
+    /// Tokens and latency by model (sessions with telemetry only).
+    pub models: Vec<ModelUsage>,
+    /// Latency by tool (runs with a span only).
+    pub tool_latency: Vec<ToolLatency>,
+}
+
+/// A model's calls, tokens and latency, as OpenTelemetry spans report them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelUsage {
+    /// The provider, when the spans name it.
+    pub provider: Option<String>,
+    /// The model that answered, else the one asked for.
+    pub model: String,
+    /// Model calls.
+    pub calls: u64,
+    /// Sessions calling it.
+    pub sessions: u64,
+    /// Input tokens.
+    pub input_tokens: u64,
+    /// Output tokens.
+    pub output_tokens: u64,
+    /// Mean latency of the calls, in milliseconds.
+    pub mean_latency_ms: Option<f64>,
+    /// The longest call, in milliseconds.
+    pub max_latency_ms: Option<f64>,
+}
+
+/// A tool's runs and their latency, as OpenTelemetry spans report them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolLatency {
+    /// The tool.
+    pub tool: String,
+    /// Runs with a span.
+    pub runs: u64,
+    /// Runs whose span failed.
+    pub failed_runs: u64,
+    /// Mean latency, in milliseconds.
+    pub mean_latency_ms: Option<f64>,
+    /// The longest run, in milliseconds.
+    pub max_latency_ms: Option<f64>,
 }
 
 /// A query's rows, or why there are none.
@@ -195,6 +235,8 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         (&REPORT_TOOLS, window(options)),
         (&REPORT_FAILING_ARGUMENTS, window(options)),
         (&REPORT_MEMORY, window(options)),
+        (&TOKEN_USAGE, window(options)),
+        (&TOOL_LATENCY, window(options)),
     ];
     let mut answers = store
         .side_by_side(&queries, |_, (query, arguments)| {
@@ -210,6 +252,8 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
         ..ReportData::default()
     };
     let memory = next()?;
+    data.models = next()?.iter().map(ModelUsage::of_row).collect();
+    data.tool_latency = next()?.iter().map(ToolLatency::of_row).collect();
     data.timeline = timeline(&activity, unit);
     data.sessions = sessions(&activity);
     data.totals = totals(&data.sessions, &memory);
@@ -391,6 +435,35 @@ impl ToolStats {
     }
 }
 
+impl ModelUsage {
+    /// A row of `token-usage`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
+            provider: text(row, "provider"),
+            model: text(row, "model").unwrap_or_default(),
+            calls: number(row, "calls"),
+            sessions: number(row, "sessions"),
+            input_tokens: number(row, "inputTokens"),
+            output_tokens: number(row, "outputTokens"),
+            mean_latency_ms: real(row, "meanLatencyMs"),
+            max_latency_ms: real(row, "maxLatencyMs"),
+        }
+    }
+}
+
+impl ToolLatency {
+    /// A row of `tool-latency`.
+    fn of_row(row: &QuerySolution) -> Self {
+        Self {
+            tool: text(row, "tool").unwrap_or_default(),
+            runs: number(row, "runs"),
+            failed_runs: number(row, "failedRuns"),
+            mean_latency_ms: real(row, "meanLatencyMs"),
+            max_latency_ms: real(row, "maxLatencyMs"),
+        }
+    }
+}
+
 impl FailingArguments {
     /// A row of `report-failing-arguments`.
     fn of_row(row: &QuerySolution) -> Self {
@@ -502,6 +575,10 @@ fn text(row: &QuerySolution, variable: &str) -> Option<String> {
         Term::NamedNode(node) => Some(node.as_str().to_owned()),
         _ => None,
     }
+}
+
+fn real(row: &QuerySolution, variable: &str) -> Option<f64> {
+    text(row, variable).and_then(|value| value.parse().ok())
 }
 
 fn number(row: &QuerySolution, variable: &str) -> u64 {

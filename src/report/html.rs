@@ -66,6 +66,7 @@ pub fn page(page: &Page<'_>) -> Result<String, ReportError> {
     activity(&mut html, data)?;
     turns_per_session(&mut html, data)?;
     tools(&mut html, data)?;
+    telemetry(&mut html, data)?;
     roles(&mut html, data)?;
     gaps(&mut html, data)?;
     worst_sessions(&mut html, data);
@@ -376,6 +377,104 @@ fn tools(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
         );
     }
     query_note(html, &[&crate::query::REPORT_TOOLS]);
+    html.push_str("</section>\n");
+    Ok(())
+}
+
+/// Tokens and latency by model and by tool, from the OpenTelemetry spans the sessions
+/// were made from.
+fn telemetry(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
+    html.push_str("<section id=\"telemetry\">\n<h2>Models and tools: tokens and latency</h2>\n");
+    if data.models.is_empty() && data.tool_latency.is_empty() {
+        empty(
+            html,
+            "No session in this report holds OpenTelemetry spans (ingest --from otel, or serve's /v1/traces).",
+        );
+    } else {
+        let shown: Vec<_> = data.models.iter().take(12).collect();
+        if !shown.is_empty() {
+            let names: Vec<String> = shown.iter().map(|m| m.model.clone()).collect();
+            chart(
+                html,
+                &BarChart {
+                    id: "chart-tokens",
+                    title: "Tokens per model, input and output",
+                    description: &format!(
+                        "Input and output tokens of the {} models used most, as the spans of their calls report them; the table below gives every model with its calls and latency.",
+                        shown.len()
+                    ),
+                    x_label: "model",
+                    y_label: "tokens",
+                    categories: &names,
+                    series: vec![
+                        Series {
+                            name: "input".to_owned(),
+                            values: shown.iter().map(|m| m.input_tokens as f64).collect(),
+                            color: BLUE,
+                        },
+                        Series {
+                            name: "output".to_owned(),
+                            values: shown.iter().map(|m| m.output_tokens as f64).collect(),
+                            color: RED,
+                        },
+                    ],
+                },
+            )?;
+        }
+        let ms = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.1}"));
+        let rows: Vec<Vec<String>> = data
+            .models
+            .iter()
+            .map(|m| {
+                vec![
+                    m.provider.clone().unwrap_or_default(),
+                    m.model.clone(),
+                    m.calls.to_string(),
+                    m.sessions.to_string(),
+                    m.input_tokens.to_string(),
+                    m.output_tokens.to_string(),
+                    ms(m.mean_latency_ms),
+                    ms(m.max_latency_ms),
+                ]
+            })
+            .collect();
+        let headers = [
+            "provider",
+            "model",
+            "calls",
+            "sessions",
+            "input tokens",
+            "output tokens",
+            "mean latency (ms)",
+            "max latency (ms)",
+        ];
+        table(html, "table-models", "Models", &headers, &rows);
+        let rows: Vec<Vec<String>> = data
+            .tool_latency
+            .iter()
+            .map(|t| {
+                vec![
+                    t.tool.clone(),
+                    t.runs.to_string(),
+                    t.failed_runs.to_string(),
+                    ms(t.mean_latency_ms),
+                    ms(t.max_latency_ms),
+                ]
+            })
+            .collect();
+        let headers = [
+            "tool",
+            "runs",
+            "failed runs",
+            "mean latency (ms)",
+            "max latency (ms)",
+        ];
+        table(html, "table-tool-latency", "Tool runs", &headers, &rows);
+    }
+    query_note(
+        html,
+        &[&crate::query::TOKEN_USAGE, &crate::query::TOOL_LATENCY],
+    );
     html.push_str("</section>\n");
     Ok(())
 }

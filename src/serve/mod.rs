@@ -40,7 +40,7 @@ pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLi
 pub use mcp::{McpTools, serve_mcp_stdio};
 pub use otlp::{
     Encoding as OtlpEncoding, OtlpError, Signal as OtlpSignal, decode_logs, decode_traces,
-    encode_response, encode_status,
+    encode_error, encode_response, encode_status,
 };
 
 use crate::store::HistoryStore;

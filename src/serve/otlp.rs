@@ -14,6 +14,7 @@
 //! Content-Type"): `Export*ServiceResponse`, with `partial_success` set only when something
 //! was rejected or there is something to say, and a `google.rpc.Status` for every 4xx/5xx.
 
+use super::error::chain;
 use axum::http::StatusCode;
 use flate2::read::MultiGzDecoder;
 use opentelemetry_proto::tonic::collector::logs::v1::{
@@ -136,8 +137,8 @@ pub enum OtlpError {
         #[source]
         source: prost::DecodeError,
     },
-    /// The body is not JSON.
-    #[error("the body is not JSON (at line {line} column {column})", line = .0.line(), column = .0.column())]
+    /// The body is not JSON; serde_json's error says at which line and column.
+    #[error("the body is not JSON")]
     Json(#[source] serde_json::Error),
     /// The body is JSON but not the shape of the message the path takes.
     #[error("the body is not OTLP JSON: at `{pointer}`, expected {expected}")]
@@ -165,6 +166,16 @@ impl OtlpError {
             }
         }
     }
+}
+
+/// The whole answer to a request refused with `error`: its status, and a
+/// `google.rpc.Status` in `encoding` whose message is the error with its causes (the
+/// protobuf field path, the JSON line and column).
+#[must_use]
+pub fn encode_error(error: &OtlpError, encoding: Encoding) -> (StatusCode, &'static str, Vec<u8>) {
+    let status = error.status();
+    let (content_type, body) = encode_status(status, encoding, &chain(error));
+    (status, content_type, body)
 }
 
 /// `google.rpc.Status` (googleapis' `google/rpc/status.proto`) without its `details`: the
@@ -664,6 +675,20 @@ mod tests {
                 .contains("ExportTraceServiceRequest.resource_spans"),
             "{source}"
         );
+        let (status, content_type, body) = encode_error(&error, Encoding::Protobuf);
+        assert_eq!((status, content_type), (StatusCode::BAD_REQUEST, PROTOBUF));
+        let answer = RpcStatus::decode(body.as_slice()).expect("a google.rpc.Status");
+        assert_eq!(answer.code, 3);
+        assert!(
+            answer
+                .message
+                .starts_with("the body is not a protobuf ExportTraceServiceRequest: ")
+                && answer
+                    .message
+                    .contains("ExportTraceServiceRequest.resource_spans: "),
+            "{}",
+            answer.message
+        );
     }
 
     #[test]
@@ -704,10 +729,14 @@ mod tests {
             panic!("expected a JSON error, got {error:?}");
         };
         assert_eq!((source.line(), source.column()), (line, column), "{error}");
+        let (status, _, body) = encode_error(&error, Encoding::Json);
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        let answer: Value = serde_json::from_slice(&body).expect("JSON");
+        let message = answer["message"].as_str().expect("a message");
+        assert!(message.starts_with("the body is not JSON: "), "{message}");
         assert!(
-            error
-                .to_string()
-                .contains(&format!("line {line} column {column}"))
+            message.ends_with(&format!("at line {line} column {column}")),
+            "{message}"
         );
     }
 

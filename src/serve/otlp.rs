@@ -13,6 +13,9 @@
 //! Answers are in the request's encoding (the specification's "MUST use the same
 //! Content-Type"): `Export*ServiceResponse`, with `partial_success` set only when something
 //! was rejected or there is something to say, and a `google.rpc.Status` for every 4xx/5xx.
+//!
+//! Decoding is CPU work in proportion to the body (tens of milliseconds for thousands of
+//! spans, `examples/otlp_decode.rs`): a route runs it on a blocking thread, as store work.
 
 use super::error::chain;
 use axum::http::StatusCode;
@@ -530,6 +533,42 @@ mod tests {
         let json = serde_json::to_vec(&request).expect("the request serializes");
         let from_json = decode_traces(Some(JSON), None, &json, LIMIT).expect("valid");
         assert_eq!(from_protobuf, from_json);
+    }
+
+    #[test]
+    fn every_attribute_value_form_decodes_including_empty_and_non_finite() {
+        let mut request = traces_request();
+        let span = &mut request.resource_spans[0].scope_spans[0].spans[0];
+        span.attributes = vec![
+            KeyValue {
+                key: "empty".to_owned(),
+                value: Some(AnyValue { value: None }),
+            },
+            KeyValue {
+                key: "absent".to_owned(),
+                value: None,
+            },
+            attribute("nan", any_value::Value::DoubleValue(f64::NAN)),
+            attribute("half", any_value::Value::DoubleValue(0.5)),
+            attribute("flag", any_value::Value::BoolValue(true)),
+            attribute("bytes", any_value::Value::BytesValue(vec![0, 255])),
+            attribute("negative", any_value::Value::IntValue(i64::MIN)),
+        ];
+        span.trace_id = vec![1, 2, 3];
+        let value = decode_traces(Some(PROTOBUF), None, &request.encode_to_vec(), LIMIT)
+            .expect("every value form is taken");
+        let span = first_span(&value);
+        let values: Vec<&Value> = (0..7).map(|at| &span["attributes"][at]["value"]).collect();
+        assert_eq!(values[0], &json!({}));
+        assert_eq!(values[1], &Value::Null);
+        // JSON has no NaN: serde_json writes a non-finite double as null.
+        assert_eq!(values[2], &json!({"doubleValue": null}));
+        assert_eq!(values[3], &json!({"doubleValue": 0.5}));
+        assert_eq!(values[4], &json!({"boolValue": true}));
+        assert_eq!(values[5], &json!({"bytesValue": "AP8="}));
+        assert_eq!(values[6], &json!({"intValue": "-9223372036854775808"}));
+        // An id of the wrong length is written as it is: the importer judges it.
+        assert_eq!(span["traceId"], "010203");
     }
 
     #[test]

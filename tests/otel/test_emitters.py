@@ -8,7 +8,9 @@ user would; then the store read back through the SPARQL endpoint and compared wi
 ``expected.json`` the script wrote: one session for the conversation; every user prompt in a
 turn's prompt text, every assistant text in a turn's answer text, the system prompt in the
 session, and every tool call with its id, name, arguments and result. The share found is
-printed per emitter (``-s`` shows it); anything less than all of it fails.
+printed per emitter (``-s`` shows it); anything less than all of it fails. One emitter runs
+again with ``OTEL_EXPORTER_OTLP_COMPRESSION=gzip``; and, since the exporters speak protobuf
+only, each fixture's JSON Lines are also sent as OTLP JSON requests and checked alike.
 
     IHIGRAPH_BIN=target/debug/ihigraph "$VENV/bin/pytest" tests/otel/test_emitters.py
 
@@ -126,20 +128,20 @@ class Server:
             self.process.wait()
 
 
-def run_emitter(command: list[str], server: Server, expected: pathlib.Path) -> None:
-    env = {
-        **os.environ,
-        "OTEL_EXPORTER_OTLP_ENDPOINT": server.base,
-        "OTEL_EXPORTER_OTLP_HEADERS": f"Authorization=Bearer%20{TOKEN}",
-        "EXPECTED_JSON": str(expected),
-    }
-    # Nothing else may steer the exporters (a user's own OTEL_* settings).
-    for name in list(env):
-        if name.startswith("OTEL_") and name not in (
-            "OTEL_EXPORTER_OTLP_ENDPOINT",
-            "OTEL_EXPORTER_OTLP_HEADERS",
-        ):
-            del env[name]
+def run_emitter(
+    command: list[str], server: Server, expected: pathlib.Path, compression: str | None = None
+) -> None:
+    # Nothing but what is set here may steer the exporters (not a user's own OTEL_*).
+    env = {name: value for name, value in os.environ.items() if not name.startswith("OTEL_")}
+    env.update(
+        {
+            "OTEL_EXPORTER_OTLP_ENDPOINT": server.base,
+            "OTEL_EXPORTER_OTLP_HEADERS": f"Authorization=Bearer%20{TOKEN}",
+            "EXPECTED_JSON": str(expected),
+        }
+    )
+    if compression:
+        env["OTEL_EXPORTER_OTLP_COMPRESSION"] = compression
     subprocess.run(
         [sys.executable, *command], cwd=HERE / "emitters", env=env, check=True, timeout=300
     )
@@ -202,22 +204,61 @@ def missing_from_store(server: Server, document: dict) -> tuple[list[str], int]:
     return missing, looked_for
 
 
-@pytest.mark.parametrize("fixture", list(EMITTERS))
-def test_the_graph_holds_what_the_framework_reports(fixture, tmp_path):
+def recorded_expected(fixture: str) -> dict:
+    return json.loads((FIXTURES / f"real-{fixture}" / "expected.json").read_text("utf-8"))
+
+
+def post_json_lines(server: Server, fixture: str) -> None:
+    """The fixture's JSON Lines sent as OTLP/HTTP JSON requests, a line a request."""
+    for signal in ("traces", "logs"):
+        path = FIXTURES / f"real-{fixture}" / f"{signal}.jsonl"
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            request = urllib.request.Request(
+                f"{server.base}/v1/{signal}",
+                data=line.encode(),
+                method="POST",
+                headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+            )
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                assert answer.status == 200, f"{path}: {answer.status}"
+
+
+def check_store(server: Server, name: str, document: dict) -> None:
+    # Read first: it waits until the server has written what was sent.
+    missing, looked_for = missing_from_store(server, document)
+    sessions = server.get_json("/sessions")
+    assert sessions["total"] == 1, f"one conversation, one session: {sessions}"
+    share = (looked_for - len(missing)) / looked_for
+    print(f"{name}: {looked_for - len(missing)}/{looked_for} messages and calls found ({share:.0%})")
+    assert not missing, f"{name}: not in the graph: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "compression"),
+    [(fixture, None) for fixture in EMITTERS] + [("pydantic-ai", "gzip")],
+)
+def test_the_graph_holds_what_the_framework_reports(fixture, compression, tmp_path):
     server = Server(tmp_path / "store")
     try:
         expected_path = tmp_path / "expected.json"
-        run_emitter(EMITTERS[fixture], server, expected_path)
+        run_emitter(EMITTERS[fixture], server, expected_path, compression)
         document = json.loads(expected_path.read_text(encoding="utf-8"))
-        recorded = json.loads((FIXTURES / f"real-{fixture}" / "expected.json").read_text("utf-8"))
-        assert document == recorded, "the framework reports another conversation than recorded"
+        assert document == recorded_expected(fixture), (
+            "the framework reports another conversation than recorded"
+        )
+        check_store(server, f"{fixture}{' (' + compression + ')' if compression else ''}", document)
+    finally:
+        server.close()
 
-        # Read first: it waits until the server has written what the exporters sent.
-        missing, looked_for = missing_from_store(server, document)
-        sessions = server.get_json("/sessions")
-        assert sessions["total"] == 1, f"one conversation, one session: {sessions}"
-        share = (looked_for - len(missing)) / looked_for
-        print(f"{fixture}: {looked_for - len(missing)}/{looked_for} messages and calls found ({share:.0%})")
-        assert not missing, f"{fixture}: not in the graph: {missing}"
+
+@pytest.mark.parametrize("fixture", list(EMITTERS))
+def test_the_recorded_json_lines_sent_as_otlp_json_give_the_same_graph(fixture, tmp_path):
+    """The exporters speak protobuf only: OTLP JSON reaches the server from the fixtures."""
+    server = Server(tmp_path / "store")
+    try:
+        post_json_lines(server, fixture)
+        check_store(server, f"{fixture} (OTLP JSON)", recorded_expected(fixture))
     finally:
         server.close()

@@ -22,6 +22,7 @@ mod limits;
 mod mcp;
 mod memory;
 mod negotiate;
+mod otlp;
 mod parameters;
 mod queries;
 mod report;
@@ -37,6 +38,10 @@ pub use door::LARGE_BODIES_AT_ONCE;
 pub use error::ApiError;
 pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
+pub use otlp::{
+    Encoding as OtlpEncoding, OtlpError, Signal as OtlpSignal, decode_logs, decode_traces,
+    encode_error, encode_response, encode_status,
+};
 
 use crate::store::HistoryStore;
 use axum::Router;

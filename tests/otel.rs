@@ -1,5 +1,5 @@
 //! OpenTelemetry in: the `otel` importer on what real instrumentation stacks emitted
-//! (`tests/fixtures/otel/real-*`, recorded by `tests/otel/emitters/`) and on the other
+//! (`tests/fixtures/import/otel/real-*`, recorded by `tests/otel/emitters/`) and on the other
 //! forms of the conventions (`tests/fixtures/import/otel/`), the facts the graph gains
 //! (models, tokens, latency, status), files joined, and spans received live in any order
 //! and any number of times.
@@ -84,7 +84,7 @@ fn messages(store: &HistoryStore, session: &str) -> Vec<Value> {
 }
 
 fn real_fixtures() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixture_path("otel"))
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixture_path("import/otel"))
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.join("expected.json").exists())
@@ -144,7 +144,7 @@ fn every_message_and_call_of_each_real_emitter_is_in_the_graph() {
 
 #[test]
 fn files_of_traces_and_logs_apart_are_joined() {
-    let dir = fixture_path("otel/real-openai-v2-legacy");
+    let dir = fixture_path("import/otel/real-openai-v2-legacy");
     let store = HistoryStore::in_memory(&Default::default()).unwrap();
     let ids = ingest(&store, &jsonl_files(&dir));
     assert_eq!(ids, ["openai-weather-1"]);
@@ -366,9 +366,12 @@ fn without_content_the_calls_come_from_the_tool_spans_and_the_gap_is_said() {
     );
 }
 
+/// A span of a test batch: trace, span, parent, start and end (seconds), attributes.
+type TestSpan<'a> = (&'a str, &'a str, Option<&'a str>, u64, u64, Value);
+
 /// An OTLP JSON export request of `spans` (each `(trace, span, parent, start s, end s,
 /// attributes)`).
-fn batch(spans: &[(&str, &str, Option<&str>, u64, u64, Value)]) -> Value {
+fn batch(spans: &[TestSpan<'_>]) -> Value {
     let spans: Vec<Value> = spans
         .iter()
         .map(|(trace, span, parent, start, end, attributes)| {

@@ -1713,6 +1713,11 @@ fn telemetry_queries_give_tokens_latency_and_traces() {
             .all(|r| r[1] == "planner-run-3"),
         "since compares span starts"
     );
+}
+
+#[test]
+fn trace_sessions_finds_the_session_of_a_trace() {
+    let store = telemetry_store();
     assert_eq!(
         rows(
             &store,

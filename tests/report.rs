@@ -729,7 +729,9 @@ fn the_telemetry_section_gives_what_its_queries_give() {
     let store = dir.path().join("store");
     ihigraph(&store)
         .args(["ingest", "--from", "otel"])
-        .arg(common::fixture_path("otel/real-pydantic-ai/traces.jsonl"))
+        .arg(common::fixture_path(
+            "import/otel/real-pydantic-ai/traces.jsonl",
+        ))
         .arg(common::fixture_path(
             "import/otel/content-not-captured.jsonl",
         ))

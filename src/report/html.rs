@@ -421,55 +421,7 @@ fn telemetry(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
                 },
             )?;
         }
-        let ms = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.1}"));
-        let rows: Vec<Vec<String>> = data
-            .models
-            .iter()
-            .map(|m| {
-                vec![
-                    m.provider.clone().unwrap_or_default(),
-                    m.model.clone(),
-                    m.calls.to_string(),
-                    m.sessions.to_string(),
-                    m.input_tokens.to_string(),
-                    m.output_tokens.to_string(),
-                    ms(m.mean_latency_ms),
-                    ms(m.max_latency_ms),
-                ]
-            })
-            .collect();
-        let headers = [
-            "provider",
-            "model",
-            "calls",
-            "sessions",
-            "input tokens",
-            "output tokens",
-            "mean latency (ms)",
-            "max latency (ms)",
-        ];
-        table(html, "table-models", "Models", &headers, &rows);
-        let rows: Vec<Vec<String>> = data
-            .tool_latency
-            .iter()
-            .map(|t| {
-                vec![
-                    t.tool.clone(),
-                    t.runs.to_string(),
-                    t.failed_runs.to_string(),
-                    ms(t.mean_latency_ms),
-                    ms(t.max_latency_ms),
-                ]
-            })
-            .collect();
-        let headers = [
-            "tool",
-            "runs",
-            "failed runs",
-            "mean latency (ms)",
-            "max latency (ms)",
-        ];
-        table(html, "table-tool-latency", "Tool runs", &headers, &rows);
+        telemetry_tables(html, data);
     }
     query_note(
         html,
@@ -477,6 +429,59 @@ fn telemetry(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     );
     html.push_str("</section>\n");
     Ok(())
+}
+
+/// The tables of the telemetry section: models, then tool runs.
+fn telemetry_tables(html: &mut String, data: &ReportData) {
+    let ms = |value: Option<f64>| value.map_or_else(String::new, |v| format!("{v:.1}"));
+    let rows: Vec<Vec<String>> = data
+        .models
+        .iter()
+        .map(|m| {
+            vec![
+                m.provider.clone().unwrap_or_default(),
+                m.model.clone(),
+                m.calls.to_string(),
+                m.sessions.to_string(),
+                m.input_tokens.to_string(),
+                m.output_tokens.to_string(),
+                ms(m.mean_latency_ms),
+                ms(m.max_latency_ms),
+            ]
+        })
+        .collect();
+    let headers = [
+        "provider",
+        "model",
+        "calls",
+        "sessions",
+        "input tokens",
+        "output tokens",
+        "mean latency (ms)",
+        "max latency (ms)",
+    ];
+    table(html, "table-models", "Models", &headers, &rows);
+    let rows: Vec<Vec<String>> = data
+        .tool_latency
+        .iter()
+        .map(|t| {
+            vec![
+                t.tool.clone(),
+                t.runs.to_string(),
+                t.failed_runs.to_string(),
+                ms(t.mean_latency_ms),
+                ms(t.max_latency_ms),
+            ]
+        })
+        .collect();
+    let headers = [
+        "tool",
+        "runs",
+        "failed runs",
+        "mean latency (ms)",
+        "max latency (ms)",
+    ];
+    table(html, "table-tool-latency", "Tool runs", &headers, &rows);
 }
 
 /// The roles in the order of the page's colours.

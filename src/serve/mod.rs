@@ -39,8 +39,8 @@ pub use error::ApiError;
 pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
 pub use otlp::{
-    Encoding as OtlpEncoding, OtlpError, Signal as OtlpSignal, decode_logs, decode_traces,
-    encode_error, encode_response, encode_status,
+    Encoding as OtlpEncoding, OTLP_WAITING, OtlpError, Signal as OtlpSignal, decode_logs,
+    decode_traces, encode_error, encode_response, encode_status,
 };
 
 use crate::store::HistoryStore;
@@ -160,6 +160,8 @@ pub(crate) struct AppState {
     pub(crate) queries: QueryLimits,
     /// Places for bodies larger than a query, read and held at once.
     pub(crate) large_bodies: Arc<Semaphore>,
+    /// Places for OTLP export requests waiting for the writer.
+    pub(crate) otlp_waiting: Arc<Semaphore>,
 }
 
 impl AppState {
@@ -209,6 +211,7 @@ pub fn router(
         store: Arc::clone(&store),
         writing: Arc::new(Mutex::new(())),
         large_bodies: Arc::new(Semaphore::new(LARGE_BODIES_AT_ONCE)),
+        otlp_waiting: Arc::new(Semaphore::new(OTLP_WAITING)),
         options: Arc::new(options),
         queries: queries.clone(),
     };
@@ -240,6 +243,7 @@ pub fn router(
         .merge(memory::routes())
         .merge(queries::routes())
         .merge(report::routes())
+        .merge(otlp::routes())
         .nest_service("/mcp", mcp)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.options.max_body))

@@ -17,8 +17,17 @@
 //! Decoding is CPU work in proportion to the body (tens of milliseconds for thousands of
 //! spans, `examples/otlp_decode.rs`): a route runs it on a blocking thread, as store work.
 
+use super::AppState;
 use super::error::chain;
-use axum::http::StatusCode;
+use crate::import::ImportOptions;
+use crate::ingest::{ReceiveError, receive};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::header::{CONTENT_ENCODING, CONTENT_TYPE, RETRY_AFTER};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
 use flate2::read::MultiGzDecoder;
 use opentelemetry_proto::tonic::collector::logs::v1::{
     ExportLogsPartialSuccess, ExportLogsServiceRequest, ExportLogsServiceResponse,
@@ -29,6 +38,7 @@ use opentelemetry_proto::tonic::collector::trace::v1::{
 use prost::Message;
 use serde_json::{Map, Value, json};
 use std::io::Read;
+use std::sync::Arc;
 
 /// The media type of binary protobuf bodies.
 pub const PROTOBUF: &str = "application/x-protobuf";
@@ -442,6 +452,111 @@ fn grpc_code(status: StatusCode) -> i32 {
         400..=499 => 9,  // FAILED_PRECONDITION
         _ => 13,         // INTERNAL
     }
+}
+
+/// How many export requests may wait for the writer at once; one more is answered 503
+/// with `Retry-After`, which OTLP exporters retry with back-off: a sender faster than
+/// the store is slowed down, and what the server holds stays bounded.
+pub const OTLP_WAITING: usize = 4;
+
+/// The seconds a sender is asked to wait when the writer is busy.
+const RETRY_AFTER_SECONDS: u64 = 1;
+
+/// `POST /v1/traces` and `POST /v1/logs`.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/v1/traces", post(traces))
+        .route("/v1/logs", post(logs))
+}
+
+async fn traces(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    export(&state, Signal::Traces, &headers, body).await
+}
+
+async fn logs(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    export(&state, Signal::Logs, &headers, body).await
+}
+
+/// Decodes an export request, adds it to the sessions it belongs to (one writer at a
+/// time), and answers as the specification says: 200 with `partial_success` when spans
+/// were rejected, 400/413/415 for a body that cannot be taken (not to be retried), 503
+/// with `Retry-After` when the writer is busy (to be retried).
+async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Bytes) -> Response {
+    let header = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let (content_type, content_encoding) = (header(CONTENT_TYPE), header(CONTENT_ENCODING));
+    let encoding = Encoding::for_answer(content_type.as_deref());
+    let Ok(waiting) = Arc::clone(&state.otlp_waiting).try_acquire_owned() else {
+        let message = "the store is busy with earlier exports: retry later";
+        let mut response = status_response(StatusCode::SERVICE_UNAVAILABLE, encoding, message);
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+        return response;
+    };
+    let limit = state.options.max_body;
+    let decoded = tokio::task::spawn_blocking(move || match signal {
+        Signal::Traces => decode_traces(
+            content_type.as_deref(),
+            content_encoding.as_deref(),
+            &body,
+            limit,
+        ),
+        Signal::Logs => decode_logs(
+            content_type.as_deref(),
+            content_encoding.as_deref(),
+            &body,
+            limit,
+        ),
+    })
+    .await;
+    let batch = match decoded {
+        Ok(Ok(batch)) => batch,
+        Ok(Err(error)) => {
+            let (status, content_type, body) = encode_error(&error, encoding);
+            return (status, [(CONTENT_TYPE, content_type)], body).into_response();
+        }
+        Err(error) => {
+            let message = format!("the request's work failed: {error}");
+            return status_response(StatusCode::INTERNAL_SERVER_ERROR, encoding, &message);
+        }
+    };
+    let received = state
+        .write(move |store| Ok(receive(store, &batch, &ImportOptions::default())))
+        .await;
+    drop(waiting);
+    match received {
+        Ok(Ok(received)) => {
+            let rejected = received.rejected.as_ref();
+            let (content_type, body) = encode_response(
+                signal,
+                encoding,
+                rejected.map_or(0, |r| match signal {
+                    Signal::Traces => r.spans,
+                    Signal::Logs => r.logs,
+                }),
+                rejected.map(|r| r.message.as_str()),
+            );
+            (StatusCode::OK, [(CONTENT_TYPE, content_type)], body).into_response()
+        }
+        Ok(Err(ReceiveError::Refused(error))) => {
+            let message = format!("the batch was refused: {}: {}", error.place, error.message);
+            status_response(StatusCode::BAD_REQUEST, encoding, &message)
+        }
+        Ok(Err(error)) => {
+            status_response(StatusCode::INTERNAL_SERVER_ERROR, encoding, &chain(&error))
+        }
+        Err(error) => status_response(error.status, encoding, &error.message),
+    }
+}
+
+fn status_response(status: StatusCode, encoding: Encoding, message: &str) -> Response {
+    let (content_type, body) = encode_status(status, encoding, message);
+    (status, [(CONTENT_TYPE, content_type)], body).into_response()
 }
 
 #[cfg(test)]

@@ -63,7 +63,7 @@ pub(super) fn sessions(read: Read) -> Vec<SessionDraft> {
         .into_iter()
         .map(|(key, (spans, logs))| {
             let first = spans.iter().filter_map(|s| s.start).min();
-            (first, session(key, spans, logs))
+            (first, session(key, spans, &logs))
         })
         .collect();
     drafts.sort_by_key(|(first, _)| *first);
@@ -209,7 +209,7 @@ fn tool_call_of(span: &Span) -> (Value, Option<Value>) {
 }
 
 /// One conversation's spans and records as a session.
-fn session(key: String, spans: Vec<Span>, logs: Vec<Log>) -> SessionDraft {
+fn session(key: String, spans: Vec<Span>, logs: &[Log]) -> SessionDraft {
     let (mut calls, mut tools, mut others) = (Vec::new(), Vec::new(), Vec::new());
     for span in spans {
         match kind(&span) {
@@ -223,7 +223,7 @@ fn session(key: String, spans: Vec<Span>, logs: Vec<Log>) -> SessionDraft {
     tools.sort_by_key(order);
     others.sort_by_key(order);
     let mut logs_by_span: HashMap<(String, String), Vec<&Log>> = HashMap::new();
-    for log in &logs {
+    for log in logs {
         if let (Some(trace), Some(span)) = (&log.trace_id, &log.span_id) {
             logs_by_span
                 .entry((trace.clone(), span.clone()))
@@ -267,7 +267,7 @@ fn session(key: String, spans: Vec<Span>, logs: Vec<Log>) -> SessionDraft {
     for span in &others {
         kept[placement.by_time(span.start).min(last)].0.push(span);
     }
-    for log in &logs {
+    for log in logs {
         let turn = log
             .trace_id
             .as_ref()
@@ -566,13 +566,15 @@ fn otlp(spans: &[&Span], logs: &[&Log]) -> Value {
     Value::Object(otlp)
 }
 
+/// The scopes of one resource, each with its items.
+type Scopes<'a> = Vec<(&'a Map<String, Value>, Vec<Value>)>;
+
 fn grouped<'a>(
     items: impl Iterator<Item = (&'a Map<String, Value>, &'a Map<String, Value>, &'a Value)>,
     scopes_key: &str,
     items_key: &str,
 ) -> Value {
-    let mut resources: Vec<(&Map<String, Value>, Vec<(&Map<String, Value>, Vec<Value>)>)> =
-        Vec::new();
+    let mut resources: Vec<(&Map<String, Value>, Scopes<'_>)> = Vec::new();
     for (resource, scope, raw) in items {
         let position = resources
             .iter()

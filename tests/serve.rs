@@ -1120,3 +1120,177 @@ fn the_report_is_served_with_the_commands_options() {
     assert_eq!(get(&server.url("/report?session=nobody")).status, 404);
     assert_eq!(get(&server.url("/report?colour=red")).status, 400);
 }
+
+/// An OTLP/HTTP export: `body` to `/v1/{signal}` with these headers and the token.
+fn export(server: &Server, signal: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    let mut all = vec![BEARER];
+    all.extend_from_slice(headers);
+    call(
+        "POST",
+        &server.url(&format!("/v1/{signal}")),
+        &all,
+        Some(body),
+    )
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+const PROTOBUF: (&str, &str) = ("Content-Type", "application/x-protobuf");
+const OTLP_JSON: (&str, &str) = ("Content-Type", "application/json");
+
+#[test]
+fn otlp_exports_are_taken_as_the_specification_says() {
+    let server = Server::start(&[]);
+    let recorded = common::fixture_path("import/otel/real-openai-v2-legacy");
+    let traces = std::fs::read(recorded.join("001-traces.pb")).unwrap();
+    let logs = std::fs::read(recorded.join("002-logs.pb")).unwrap();
+    // The bodies the official exporter sent, protobuf: an empty response in kind.
+    for (signal, body) in [("traces", &traces), ("logs", &logs), ("traces", &traces)] {
+        let reply = export(&server, signal, &[PROTOBUF], body);
+        assert_eq!(
+            (reply.status, reply.content_type.as_str()),
+            (200, "application/x-protobuf"),
+            "{}",
+            reply.body
+        );
+        assert_eq!(reply.body, "", "nothing rejected: no partial_success");
+    }
+    let sessions = get(&server.url("/sessions")).json();
+    assert_eq!(
+        sessions["total"], 1,
+        "one conversation, sent again changes nothing: {sessions}"
+    );
+    let document = get(&server.url("/sessions/openai-weather-1")).json();
+    assert_eq!(document["Turns"].as_array().unwrap().len(), 4);
+    assert!(
+        document["Turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["BKNResponse"].get("captured").is_none()),
+        "the log records' content joined the spans"
+    );
+    // OTLP JSON, gzip.
+    let line =
+        std::fs::read_to_string(common::fixture_path("import/otel/genai-current.jsonl")).unwrap();
+    for request in line.lines() {
+        let reply = export(
+            &server,
+            "traces",
+            &[OTLP_JSON, ("Content-Encoding", "gzip")],
+            &gzip(request.as_bytes()),
+        );
+        assert_eq!((reply.status, reply.body.as_str()), (200, "{}"));
+    }
+    assert_eq!(
+        get(&server.url("/sessions/conv-weather-1")).json()["TurnCount"],
+        3
+    );
+}
+
+#[test]
+fn otlp_refusals_say_why_in_the_request_encoding() {
+    let server = Server::start(&["--max-body", "64KiB"]);
+    let refused = |reply: &Reply, status: u16, says: &str| {
+        assert_eq!(reply.status, status, "{}", reply.body);
+        assert!(reply.body.contains(says), "{says:?} not in {}", reply.body);
+    };
+    let reply = export(&server, "traces", &[OTLP_JSON], br#"{"resourceSpans": 5}"#);
+    refused(&reply, 400, "`/resourceSpans`, expected an array");
+    assert_eq!(
+        reply.json()["code"],
+        3,
+        "google.rpc.Status, INVALID_ARGUMENT"
+    );
+    let reply = export(&server, "traces", &[OTLP_JSON], br#"{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "11111111111111111111111111111111", "spanId": "nope"}]}]}]}"#);
+    refused(&reply, 400, "/resourceSpans/0/scopeSpans/0/spans/0/spanId");
+    refused(
+        &export(
+            &server,
+            "traces",
+            &[("Content-Type", "text/plain")],
+            b"hello",
+        ),
+        415,
+        "application/x-protobuf or application/json",
+    );
+    let reply = export(&server, "traces", &[PROTOBUF], b"\xff\xff\xff");
+    assert_eq!(
+        (reply.status, reply.content_type.as_str()),
+        (400, "application/x-protobuf")
+    );
+    refused(
+        &export(
+            &server,
+            "logs",
+            &[OTLP_JSON, ("Content-Encoding", "gzip")],
+            b"not gzip",
+        ),
+        400,
+        "gzip",
+    );
+    // A gzip bomb: small on the wire, past the body limit once decompressed.
+    let bomb = gzip(&vec![b' '; 1 << 20]);
+    assert!(bomb.len() < 64 * 1024);
+    refused(
+        &export(
+            &server,
+            "traces",
+            &[OTLP_JSON, ("Content-Encoding", "gzip")],
+            &bomb,
+        ),
+        413,
+        "larger than",
+    );
+    // Without the token, nothing is read.
+    let reply = call("POST", &server.url("/v1/traces"), &[OTLP_JSON], Some(b"{}"));
+    assert_eq!(reply.status, 401);
+    assert_eq!(
+        get(&server.url("/sessions")).json()["total"],
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
+fn otlp_spans_may_not_add_to_a_session_made_otherwise() {
+    let server = Server::start(&[]);
+    let document = documents(1, 3).remove(0);
+    assert_eq!(put(&server, &document).status, 201);
+    let id = document["SessionID"].as_str().unwrap();
+    let span = |trace: &str, conversation: Option<&str>| {
+        let mut attributes =
+            vec![json!({"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}})];
+        if let Some(conversation) = conversation {
+            attributes.push(
+                json!({"key": "gen_ai.conversation.id", "value": {"stringValue": conversation}}),
+            );
+        }
+        json!({"traceId": trace, "spanId": "aaaaaaaaaaaaaaa1", "name": "chat", "startTimeUnixNano": "1700000000000000000",
+               "endTimeUnixNano": "1700000001000000000", "attributes": attributes})
+    };
+    let body = json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+        span("11111111111111111111111111111111", Some(id)),
+        span("22222222222222222222222222222222", None),
+    ]}]}]});
+    let reply = export(&server, "traces", &[OTLP_JSON], body.to_string().as_bytes());
+    assert_eq!(reply.status, 200);
+    let partial = &reply.json()["partialSuccess"];
+    assert_eq!(partial["rejectedSpans"], "1", "{partial}");
+    assert!(partial["errorMessage"].as_str().unwrap().contains(id));
+    assert_eq!(
+        get(&server.url("/sessions")).json()["total"],
+        2,
+        "the other span's trace is a session"
+    );
+    let stored = get(&server.url(&format!("/sessions/{id}"))).json();
+    assert_eq!(
+        stored["Turns"], document["Turns"],
+        "the session is untouched"
+    );
+}

@@ -12,11 +12,12 @@
 //! in a temporary directory on a free loopback port, and stopped at the end.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod common;
+
 use ihigraph::generate::{GenerateOptions, generate};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -92,7 +93,7 @@ fn agent() -> ureq::Agent {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = options()?;
     let dir = tempfile::tempdir()?;
-    let (mut server, base) = start_server(&options.binary, &dir.path().join("store"))?;
+    let (mut server, base) = common::start_server(&options.binary, &dir.path().join("store"), TOKEN, &[])?;
 
     let documents: Vec<Value> = generate(GenerateOptions {
         sessions: options.sessions,
@@ -173,38 +174,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Starts the server on a new store and waits for its address.
-fn start_server(
-    binary: &str,
-    store: &std::path::Path,
-) -> Result<(std::process::Child, String), Box<dyn std::error::Error>> {
-    let mut server = Command::new(binary)
-        .arg("--store")
-        .arg(store)
-        .args(["serve", "--bind", "127.0.0.1:0"])
-        .env("IHIGRAPH_TOKEN", TOKEN)
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| format!("cannot start {binary} ({error}): cargo build --release first"))?;
-    let stderr = server.stderr.take().ok_or("no stderr")?;
-    let mut lines = BufReader::new(stderr).lines();
-    let base = loop {
-        let line = lines
-            .next()
-            .ok_or("the server stopped before it listened")??;
-        if let Some(at) = line.find(" at http://") {
-            break line[at + 4..]
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_end_matches('/')
-                .to_owned();
-        }
-    };
-    // The request log is not needed here: drain it so the server never blocks on it.
-    std::thread::spawn(move || lines.for_each(drop));
-    Ok((server, base))
-}
-
 /// PUTs one session; a new one must be answered 201.
 fn put_session(base: &str, document: &Value, stats: &Stats) -> String {
     let id = document["SessionID"].as_str().unwrap_or("");

@@ -48,6 +48,8 @@ mod guides {
     struct Memory;
     #[doc = include_str!("../docs/ontology.md")]
     struct Ontology;
+    #[doc = include_str!("../docs/otel.md")]
+    struct Otel;
     #[doc = include_str!("../docs/performance.md")]
     struct Performance;
     #[doc = include_str!("../docs/queries.md")]

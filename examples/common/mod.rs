@@ -1,10 +1,13 @@
 //! What the measuring examples share: their command line (`STORE_DIR [--sample N]`),
-//! the sessions they sample, and the quantiles they print.
+//! the sessions they sample, the quantiles they print, and the server the load examples
+//! start.
 
 use ihigraph::HistoryStore;
 use ihigraph::query::{Arguments, CannedQuery};
 use oxigraph::sparql::QueryResults;
 use std::error::Error;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// `STORE_DIR [--sample N]` from the command line; `N` is 1,000 when not given.
@@ -71,4 +74,42 @@ pub fn count_rows(
         rows += 1;
     }
     Ok(rows)
+}
+
+/// Starts `BINARY --store STORE serve --bind 127.0.0.1:0 ARGUMENTS` with the token set,
+/// and waits for it to say where it listens: the child and its base URL.
+#[allow(dead_code)] // Not every example starts a server.
+pub fn start_server(
+    binary: &str,
+    store: &std::path::Path,
+    token: &str,
+    arguments: &[&str],
+) -> Result<(std::process::Child, String), Box<dyn std::error::Error>> {
+    let mut server = Command::new(binary)
+        .arg("--store")
+        .arg(store)
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .args(arguments)
+        .env("IHIGRAPH_TOKEN", token)
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("cannot start {binary} ({error}): cargo build --release first"))?;
+    let stderr = server.stderr.take().ok_or("no stderr")?;
+    let mut lines = BufReader::new(stderr).lines();
+    let base = loop {
+        let line = lines
+            .next()
+            .ok_or("the server stopped before it listened")??;
+        if let Some(at) = line.find(" at http://") {
+            break line[at + 4..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('/')
+                .to_owned();
+        }
+    };
+    // The request log is not needed here: drain it so the server never blocks on it.
+    std::thread::spawn(move || lines.for_each(drop));
+    Ok((server, base))
 }

@@ -104,7 +104,8 @@ pub enum Command {
     /// Check PGM-IHI documents against the standard, without a store.
     Validate(CheckArgs),
     /// Convert histories from another format (OpenAI, Anthropic, Gemini, LangChain,
-    /// Harmony, fine-tuning JSONL, GLM/PyALM, AgentOS) to PGM-IHI JSON, without a store:
+    /// Harmony, fine-tuning JSONL, GLM/PyALM, AgentOS, OpenTelemetry traces) to PGM-IHI
+    /// JSON, without a store:
     /// one document, or JSON Lines with one document per session when there are several.
     Convert(ConvertArgs),
     /// Run a SPARQL query over the union of all graphs (read-only unless --update).

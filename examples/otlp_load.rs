@@ -51,7 +51,11 @@ fn options() -> Result<Options, String> {
     let mut arguments = std::env::args().skip(1);
     while let Some(flag) = arguments.next() {
         let value = arguments.next().ok_or(format!("{flag} needs a value"))?;
-        let number = || value.parse::<usize>().map_err(|_| format!("{flag} {value}: a number"));
+        let number = || {
+            value
+                .parse::<usize>()
+                .map_err(|_| format!("{flag} {value}: a number"))
+        };
         match flag.as_str() {
             "--conversations" => options.conversations = number()?,
             "--turns" => options.turns = number()?,
@@ -89,7 +93,14 @@ fn int(key: &str, value: i64) -> KeyValue {
 
 const BASE_NANOS: u64 = 1_767_000_000_000_000_000;
 
-fn span(trace: &[u8], id: u64, parent: Option<u64>, name: String, at: u64, attributes: Vec<KeyValue>) -> Span {
+fn span(
+    trace: &[u8],
+    id: u64,
+    parent: Option<u64>,
+    name: String,
+    at: u64,
+    attributes: Vec<KeyValue>,
+) -> Span {
     Span {
         trace_id: trace.to_vec(),
         span_id: id.to_be_bytes().to_vec(),
@@ -120,28 +131,52 @@ fn conversation(index: usize, turns: usize) -> Vec<Span> {
             {"type": "text", "content": format!("Order {} ships tomorrow; checking the carrier.", index * 100 + turn)},
             {"type": "tool_call", "id": call_id, "name": "track_parcel", "arguments": {"order": index * 100 + turn}}
         ], "finish_reason": "tool_call"}]);
-        spans.push(span(&trace, root + 2 * turn as u64 + 1, Some(root), "chat gpt-4o".to_owned(), at, vec![
-            text("gen_ai.operation.name", "chat"),
-            text("gen_ai.provider.name", "openai"),
-            text("gen_ai.request.model", "gpt-4o"),
-            int("gen_ai.usage.input_tokens", 40 * (turn as i64 + 1)),
-            int("gen_ai.usage.output_tokens", 24),
-            text("gen_ai.input.messages", serde_json::to_string(&history).unwrap_or_default()),
-            text("gen_ai.output.messages", output.to_string()),
-        ]));
-        spans.push(span(&trace, root + 2 * turn as u64 + 2, Some(root), "execute_tool track_parcel".to_owned(), at + 450, vec![
-            text("gen_ai.operation.name", "execute_tool"),
-            text("gen_ai.tool.name", "track_parcel"),
-            text("gen_ai.tool.call.id", call_id.clone()),
-            text("gen_ai.tool.call.result", "in transit"),
-        ]));
+        spans.push(span(
+            &trace,
+            root + 2 * turn as u64 + 1,
+            Some(root),
+            "chat gpt-4o".to_owned(),
+            at,
+            vec![
+                text("gen_ai.operation.name", "chat"),
+                text("gen_ai.provider.name", "openai"),
+                text("gen_ai.request.model", "gpt-4o"),
+                int("gen_ai.usage.input_tokens", 40 * (turn as i64 + 1)),
+                int("gen_ai.usage.output_tokens", 24),
+                text(
+                    "gen_ai.input.messages",
+                    serde_json::to_string(&history).unwrap_or_default(),
+                ),
+                text("gen_ai.output.messages", output.to_string()),
+            ],
+        ));
+        spans.push(span(
+            &trace,
+            root + 2 * turn as u64 + 2,
+            Some(root),
+            "execute_tool track_parcel".to_owned(),
+            at + 450,
+            vec![
+                text("gen_ai.operation.name", "execute_tool"),
+                text("gen_ai.tool.name", "track_parcel"),
+                text("gen_ai.tool.call.id", call_id.clone()),
+                text("gen_ai.tool.call.result", "in transit"),
+            ],
+        ));
         history.push(output[0].clone());
         history.push(json!({"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": "in transit"}]}));
     }
-    spans.push(span(&trace, root, None, "invoke_agent support".to_owned(), (index * 10 + turns * 1_000) as u64, vec![
-        text("gen_ai.operation.name", "invoke_agent"),
-        text("gen_ai.conversation.id", conversation_id),
-    ]));
+    spans.push(span(
+        &trace,
+        root,
+        None,
+        "invoke_agent support".to_owned(),
+        (index * 10 + turns * 1_000) as u64,
+        vec![
+            text("gen_ai.operation.name", "invoke_agent"),
+            text("gen_ai.conversation.id", conversation_id),
+        ],
+    ));
     spans
 }
 
@@ -211,38 +246,31 @@ fn memory(pid: u32) -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let options = options()?;
-    let dir = tempfile::tempdir()?;
-    let (mut server, base) = common::start_server(&options.binary, &dir.path().join("store"), TOKEN, &[])?;
-    let pid = server.id();
-    let (idle, _) = memory(pid);
-    let bodies = batches(&options);
-    let spans = options.conversations * (2 * options.turns + 1);
-    let bytes: usize = bodies.iter().map(Vec::len).sum();
-    let queue = Arc::new(Mutex::new(bodies.into_iter().collect::<std::collections::VecDeque<_>>()));
-    let busy = Arc::new(AtomicU64::new(0));
-    let failed = Arc::new(AtomicUsize::new(0));
-    let done = Arc::new(AtomicBool::new(false));
-    let peak = Arc::new(AtomicU64::new(idle));
-    let sampler = {
-        let (done, peak) = (Arc::clone(&done), Arc::clone(&peak));
-        std::thread::spawn(move || {
-            while !done.load(Ordering::SeqCst) {
-                peak.fetch_max(memory(pid).0, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        })
+/// Sends the queued requests from `options.senders` threads, each waiting a second and
+/// sending again when answered 503.
+fn send_all(
+    options: &Options,
+    base: &str,
+    queue: &Queue,
+    busy: &Arc<AtomicU64>,
+    failed: &Arc<AtomicUsize>,
+) {
+    let content_type = if options.json {
+        "application/json"
+    } else {
+        "application/x-protobuf"
     };
-    let content_type = if options.json { "application/json" } else { "application/x-protobuf" };
-    let started = Instant::now();
     let senders: Vec<_> = (0..options.senders)
         .map(|_| {
-            let (queue, busy, failed, url) = (Arc::clone(&queue), Arc::clone(&busy), Arc::clone(&failed), format!("{base}/v1/traces"));
+            let (queue, busy, failed, url) = (
+                Arc::clone(queue),
+                Arc::clone(busy),
+                Arc::clone(failed),
+                format!("{base}/v1/traces"),
+            );
             std::thread::spawn(move || {
                 let agent = agent();
-                loop {
-                    let Some(body) = queue.lock().ok().and_then(|mut q| q.pop_front()) else { break };
+                while let Some(body) = queue.lock().ok().and_then(|mut q| q.pop_front()) {
                     loop {
                         let reply = agent
                             .post(&url)
@@ -269,6 +297,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for sender in senders {
         let _ = sender.join();
     }
+}
+
+/// The export requests left to send.
+type Queue = Arc<Mutex<std::collections::VecDeque<Vec<u8>>>>;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let options = options()?;
+    let dir = tempfile::tempdir()?;
+    let (mut server, base) =
+        common::start_server(&options.binary, &dir.path().join("store"), TOKEN, &[])?;
+    let pid = server.id();
+    let (idle, _) = memory(pid);
+    let bodies = batches(&options);
+    let spans = options.conversations * (2 * options.turns + 1);
+    let bytes: usize = bodies.iter().map(Vec::len).sum();
+    let queue = Arc::new(Mutex::new(
+        bodies
+            .into_iter()
+            .collect::<std::collections::VecDeque<_>>(),
+    ));
+    let busy = Arc::new(AtomicU64::new(0));
+    let failed = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let peak = Arc::new(AtomicU64::new(idle));
+    let sampler = {
+        let (done, peak) = (Arc::clone(&done), Arc::clone(&peak));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::SeqCst) {
+                peak.fetch_max(memory(pid).0, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    let started = Instant::now();
+    send_all(&options, &base, &queue, &busy, &failed);
     let elapsed = started.elapsed();
     done.store(true, Ordering::SeqCst);
     let _ = sampler.join();
@@ -280,7 +343,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .send("PREFIX ch: <https://jido.ai/ontology/conversation-history#> SELECT (COUNT(DISTINCT ?c) AS ?sessions) (COUNT(?t) AS ?turns) WHERE { GRAPH ?g { ?t ch:partOfConversation ?c } }")?
         .into_body()
         .read_to_string()?;
-    let _ = std::process::Command::new("kill").arg(pid.to_string()).status();
+    let _ = std::process::Command::new("kill")
+        .arg(pid.to_string())
+        .status();
     let _ = server.wait();
     println!(
         "{} spans ({} conversations x {} calls, {} requests of up to {} spans, {:.1} MB {}) by {} senders: {:.2} s, {:.0} spans/s; {} answers 503 (retried), {} failed",
@@ -290,7 +355,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         spans.div_ceil(options.batch),
         options.batch,
         bytes as f64 / 1e6,
-        if options.json { "OTLP JSON" } else { "protobuf" },
+        if options.json {
+            "OTLP JSON"
+        } else {
+            "protobuf"
+        },
         options.senders,
         elapsed.as_secs_f64(),
         spans as f64 / elapsed.as_secs_f64(),

@@ -93,7 +93,8 @@ fn agent() -> ureq::Agent {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = options()?;
     let dir = tempfile::tempdir()?;
-    let (mut server, base) = common::start_server(&options.binary, &dir.path().join("store"), TOKEN, &[])?;
+    let (mut server, base) =
+        common::start_server(&options.binary, &dir.path().join("store"), TOKEN, &[])?;
 
     let documents: Vec<Value> = generate(GenerateOptions {
         sessions: options.sessions,

@@ -249,6 +249,11 @@ fn each_turn_gains_what_its_span_reports() {
         ],
     ];
     assert_eq!(rows, expected);
+    let kept = serde_json::to_string(&store.history("conv-weather-1").unwrap()).unwrap();
+    assert!(
+        kept.contains(r#"{"key":"app.custom","value":{"stringValue":"kept verbatim"}}"#),
+        "an unknown attribute is kept as it came"
+    );
     let tools = select(
         &store,
         &format!(
@@ -502,4 +507,41 @@ fn spans_may_not_add_to_a_session_made_otherwise_and_bad_batches_change_nothing(
         );
     }
     assert_eq!(store.sessions().unwrap().len(), 2);
+}
+
+/// The real emitters, live: each instrumented agent of `tests/otel/emitters/` run with
+/// only the standard variables pointing at a real `ihigraph serve`, and every message and
+/// tool call it reports found in the graph (`tests/otel/test_emitters.py`); also with
+/// gzip, and each fixture's JSON Lines sent as OTLP JSON requests.
+#[test]
+fn real_emitters_export_to_a_live_server() {
+    if common::python::skipped("the real OpenTelemetry emitters") {
+        return;
+    }
+    let venv = common::python::venv("otel-venv", "tests/otel/requirements.txt");
+    let output = std::process::Command::new(venv.join("bin/python"))
+        .current_dir(common::python::root())
+        .args([
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-s",
+            "-q",
+            "tests/otel/test_emitters.py",
+        ])
+        .env("IHIGRAPH_BIN", env!("CARGO_BIN_EXE_ihigraph"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "pytest failed:\n{text}");
+    for line in text
+        .lines()
+        .filter(|line| line.contains("messages and calls found"))
+    {
+        println!("{line}");
+        assert!(line.contains("(100%)"), "{line}");
+    }
+    assert!(text.lines().any(|line| line.contains(" passed")), "{text}");
 }

@@ -1,6 +1,7 @@
 //! What the measuring examples share: their command line (`STORE_DIR [--sample N]`),
 //! the sessions they sample, the quantiles they print, and the server the load examples
 //! start.
+#![allow(dead_code)] // Each example uses the part it needs.
 
 use ihigraph::HistoryStore;
 use ihigraph::query::{Arguments, CannedQuery};
@@ -78,13 +79,12 @@ pub fn count_rows(
 
 /// Starts `BINARY --store STORE serve --bind 127.0.0.1:0 ARGUMENTS` with the token set,
 /// and waits for it to say where it listens: the child and its base URL.
-#[allow(dead_code)] // Not every example starts a server.
 pub fn start_server(
     binary: &str,
     store: &std::path::Path,
     token: &str,
     arguments: &[&str],
-) -> Result<(std::process::Child, String), Box<dyn std::error::Error>> {
+) -> Result<(std::process::Child, String), Box<dyn Error>> {
     let mut server = Command::new(binary)
         .arg("--store")
         .arg(store)

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
+pub mod python;
 pub mod servers;
 pub mod serving;
 

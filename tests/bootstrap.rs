@@ -99,6 +99,7 @@ fn a_test_run_installs_what_the_tests_need_too() {
             "default-jdk-headless",
             "virtuoso-opensource",
             "chromium",
+            "python3-venv",
             "pip:owlready2",
             "pip:SPARQLWrapper",
             "pip:oxigraph==",

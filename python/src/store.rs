@@ -33,7 +33,7 @@ use std::time::Duration;
 /// >>> store.ingest(chat, from_="openai-chat", session_id="greeting").sessions
 /// 1
 /// >>> [row["turnIndex"] for row in store.query("recent-turns", session="greeting", n=3)]
-/// [1]
+/// [0]
 #[pyclass(name = "Store", module = "ihigraph", frozen)]
 pub struct PyStore {
     pub inner: HistoryStore,

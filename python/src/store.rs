@@ -10,8 +10,9 @@ use ihigraph::context::{ContextFormat, ContextOptions, SystemPrompt, Tokenizer, 
 use ihigraph::ingest::{Ingest, IngestEvent, IngestSummary, NewSession, append_turn};
 use ihigraph::integrity::{Status as Found, fingerprint_sessions, verify};
 use ihigraph::memory::{
-    DeletionReceipt, MemoryKind, Remember, delete_session, delete_session_and_branches, forget,
-    memories_arguments, remember,
+    DeletionReceipt, MemoryKind, PutItem, Remember, delete_item, delete_session,
+    delete_session_and_branches, forget, keyed_items, memories_arguments, put_item, refresh_item,
+    remember,
 };
 use ihigraph::query::{MEMORIES, SESSIONS, parse_date_time};
 use ihigraph::read::InputDocument;
@@ -570,6 +571,82 @@ impl PyStore {
         Ok(rows)
     }
 
+    /// Puts a JSON object under ``namespace`` (a tuple of labels) and ``key`` as a keyed
+    /// memory item, replacing the one there; ``session`` and ``turn`` name the turn it
+    /// was derived from, ``ttl`` (seconds) how long it lives after it is put or
+    /// refreshed.
+    #[pyo3(signature = (namespace, key, value, *, session = None, turn = None, ttl = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn put_item(
+        &self,
+        py: Python<'_>,
+        namespace: Vec<String>,
+        key: &str,
+        value: &Bound<'_, PyAny>,
+        session: Option<&str>,
+        turn: Option<u64>,
+        ttl: Option<f64>,
+    ) -> PyResult<()> {
+        let value = values::from_python(value)?;
+        let source = match (session, turn) {
+            (Some(session), Some(turn)) => Some((session, turn)),
+            (None, None) => None,
+            _ => return Err(errors::usage("give session and turn together")),
+        };
+        let put = PutItem {
+            namespace: &namespace,
+            key,
+            value: &value,
+            source,
+            ttl: ttl.map(seconds).transpose()?,
+        };
+        py.detach(|| put_item(&self.inner, &put, utc_now()))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// Moves the expiry of the keyed item under ``namespace`` and ``key`` to now plus its
+    /// time to live; whether it has one.
+    fn refresh_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
+        py.detach(|| refresh_item(&self.inner, &namespace, key, utc_now()))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// Deletes the keyed item under ``namespace`` and ``key``; whether there was one.
+    fn delete_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
+        py.detach(|| delete_item(&self.inner, &namespace, key))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// The keyed items whose namespace starts with ``prefix``, by namespace and key, as
+    /// dicts (``namespace`` a tuple, ``value``, ``created``, ``updated``, ``expires``,
+    /// ``session``, ``turn``); with ``at`` (RFC 3339), only those not expired then.
+    #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
+    fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
+        let at = at.map(|t| time("at", t)).transpose()?;
+        let items = py
+            .detach(|| keyed_items(&self.inner, &prefix, at))
+            .map_err(|e| errors::memory_error(&e))?;
+        let list = PyList::empty(py);
+        for item in &items {
+            let dict = PyDict::new(py);
+            dict.set_item("namespace", pyo3::types::PyTuple::new(py, &item.namespace)?)?;
+            dict.set_item("key", &item.key)?;
+            dict.set_item("value", to_python(py, &item.value)?)?;
+            dict.set_item("created", item.created.to_string())?;
+            dict.set_item("updated", item.updated.to_string())?;
+            dict.set_item("expires", item.expires.map(|t| t.to_string()))?;
+            dict.set_item(
+                "ttl",
+                item.ttl
+                    .and_then(|t| t.as_seconds().to_string().parse::<f64>().ok()),
+            )?;
+            dict.set_item("session", &item.session)?;
+            dict.set_item("turn", item.turn)?;
+            list.append(dict)?;
+        }
+        Ok(list.into_any().unbind())
+    }
+
     /// The messages of a LangChain chat history kept in session ``session`` (dicts of
     /// ``messages_to_dict``), oldest first; an empty list when there is no such session.
     fn chat_messages(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
@@ -734,6 +811,29 @@ fn time(name: &str, text: &str) -> PyResult<DateTime> {
             "{name}={text:?} is not a time (expected RFC 3339, 2026-03-14T08:00:00Z, or a date, 2026-03-14)"
         ))
     })
+}
+
+/// Now, in UTC with its zone written (`DateTime::now` has none): keyed items' times are
+/// compared with times that have one, and Python reads them as aware datetimes.
+fn utc_now() -> DateTime {
+    let now = DateTime::now();
+    if now.timezone_offset().is_some() {
+        return now;
+    }
+    format!("{now}Z").parse().unwrap_or(now)
+}
+
+/// A number of seconds as a duration: positive, and to the millisecond.
+fn seconds(value: f64) -> PyResult<oxsdatatypes::DayTimeDuration> {
+    if !(value.is_finite() && value > 0.0 && value < 1e12) {
+        return Err(errors::usage(format!(
+            "ttl={value}: give a positive number of seconds"
+        )));
+    }
+    let millis = (value * 1000.0).round() as i64;
+    format!("PT{}.{:03}S", millis / 1000, millis % 1000)
+        .parse()
+        .map_err(|_| errors::usage(format!("ttl={value}: not a duration")))
 }
 
 fn new_session(create: &Bound<'_, PyDict>) -> PyResult<NewSession> {

@@ -18,7 +18,13 @@ fn root() -> &'static Path {
 fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .map(|dir| if dir.is_absolute() { dir } else { root().join(dir) })
+        .map(|dir| {
+            if dir.is_absolute() {
+                dir
+            } else {
+                root().join(dir)
+            }
+        })
         .unwrap_or_else(|| root().join("target"))
 }
 
@@ -54,7 +60,14 @@ fn venv() -> PathBuf {
     if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
         run(
             Command::new(&python)
-                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
                 .arg(&requirements),
             "installing python/requirements-test.txt from PyPI",
         );
@@ -93,7 +106,13 @@ fn the_python_package_passes_its_tests_and_doctests() {
         .expect("maturin wrote a wheel");
     run(
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .args(["--force-reinstall", "--no-deps"])
             .arg(&wheel),
         "installing the wheel",
@@ -102,8 +121,21 @@ fn the_python_package_passes_its_tests_and_doctests() {
     // source folder beside it (which lacks the compiled module).
     let output = Command::new(&python)
         .current_dir(root().join("python/tests"))
-        .args(["-m", "pytest", "-c", "../pytest.ini", "--rootdir", "..", "-p"])
-        .args(["no:cacheprovider", "-ra", "--doctest-modules", "--doctest-glob=README.md"])
+        .args([
+            "-m",
+            "pytest",
+            "-c",
+            "../pytest.ini",
+            "--rootdir",
+            "..",
+            "-p",
+        ])
+        .args([
+            "no:cacheprovider",
+            "-ra",
+            "--doctest-modules",
+            "--doctest-glob=README.md",
+        ])
         .args([".", "../README.md", "--pyargs", "ihigraph"])
         .output()
         .unwrap();

@@ -161,14 +161,18 @@ impl PyStore {
             let converted = histories
                 .into_iter()
                 .enumerate()
-                .map(|(index, history)| InputDocument {
-                    origin: ihigraph::read::Origin {
-                        name: format!("<converted {}>", index + 1),
-                        line: None,
-                    },
-                    value: Ok(serde_json::to_value(history).unwrap_or_default()),
+                .map(|(index, history)| {
+                    let value = serde_json::to_value(history)
+                        .map_err(|e| errors::usage(e.to_string()))?;
+                    Ok(InputDocument {
+                        origin: ihigraph::read::Origin {
+                            name: format!("<converted {}>", index + 1),
+                            line: None,
+                        },
+                        value: Ok(value),
+                    })
                 })
-                .collect();
+                .collect::<PyResult<Vec<_>>>()?;
             py.detach(|| run_ingest(store, check, converted))
         };
         let summary = summary.map_err(|error| errors::ingest_error(&error))?;

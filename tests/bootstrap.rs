@@ -227,7 +227,8 @@ fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
             "strace",
             "default-jdk-headless",
             "virtuoso-opensource",
-            "chromium"
+            "chromium",
+            "python3-venv"
         ]
     );
     assert_eq!(

@@ -16,16 +16,14 @@ fn root() -> &'static Path {
 
 /// The target directory cargo builds into, where the venv and the wheel go too.
 fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|dir| {
-            if dir.is_absolute() {
-                dir
-            } else {
-                root().join(dir)
-            }
-        })
-        .unwrap_or_else(|| root().join("target"))
+    let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) else {
+        return root().join("target");
+    };
+    if dir.is_absolute() {
+        dir
+    } else {
+        root().join(dir)
+    }
 }
 
 fn run(command: &mut Command, what: &str) -> Output {

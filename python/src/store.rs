@@ -162,8 +162,8 @@ impl PyStore {
                 .into_iter()
                 .enumerate()
                 .map(|(index, history)| {
-                    let value = serde_json::to_value(history)
-                        .map_err(|e| errors::usage(e.to_string()))?;
+                    let value =
+                        serde_json::to_value(history).map_err(|e| errors::usage(e.to_string()))?;
                     Ok(InputDocument {
                         origin: ihigraph::read::Origin {
                             name: format!("<converted {}>", index + 1),

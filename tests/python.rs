@@ -7,80 +7,17 @@
 //! packages are missing, unless `IHIGRAPH_SKIP_PYTHON=1` says to skip.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::print_stderr)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The target directory cargo builds into, where the venv and the wheel go too.
-fn target_dir() -> PathBuf {
-    let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) else {
-        return root().join("target");
-    };
-    if dir.is_absolute() {
-        dir
-    } else {
-        root().join(dir)
-    }
-}
-
-fn run(command: &mut Command, what: &str) -> Output {
-    let output = command
-        .output()
-        .unwrap_or_else(|error| panic!("{what}: cannot run {command:?}: {error}"));
-    assert!(
-        output.status.success(),
-        "{what} failed ({}):\n{}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-/// The virtual environment with the pinned test requirements; made, or brought up to
-/// date when the requirements changed since it was made.
-fn venv() -> PathBuf {
-    let venv = target_dir().join("python-venv");
-    let python = venv.join("bin/python");
-    let python3 = std::env::var("IHIGRAPH_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    if !python.exists() {
-        run(
-            Command::new(&python3).args(["-m", "venv"]).arg(&venv),
-            "making the virtual environment (Debian: apt-get install python3-venv; or set IHIGRAPH_SKIP_PYTHON=1 to skip)",
-        );
-    }
-    let requirements = root().join("python/requirements-test.txt");
-    let wanted = std::fs::read_to_string(&requirements).unwrap();
-    let stamp = venv.join("ihigraph-requirements.txt");
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-        run(
-            Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "-r",
-                ])
-                .arg(&requirements),
-            "installing python/requirements-test.txt from PyPI",
-        );
-        std::fs::write(&stamp, wanted).unwrap();
-    }
-    venv
-}
+use common::python::{root, run, skipped, target_dir, venv};
+use std::process::Command;
 
 #[test]
 fn the_python_package_passes_its_tests_and_doctests() {
-    if std::env::var("IHIGRAPH_SKIP_PYTHON").is_ok_and(|value| value == "1") {
-        eprintln!("skipped: IHIGRAPH_SKIP_PYTHON=1 (the Python package is not tested)");
+    if skipped("the Python package") {
         return;
     }
-    let venv = venv();
+    let venv = venv("python-venv", "python/requirements-test.txt");
     let python = venv.join("bin/python");
     let wheels = target_dir().join("python-wheels");
     let _ = std::fs::remove_dir_all(&wheels);

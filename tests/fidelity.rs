@@ -10,7 +10,6 @@
 
 mod common;
 
-use common::fixture_path;
 use ihigraph::import::{Choice, ImportOptions};
 use ihigraph::payload::{find_tool_calls, find_tool_results};
 use ihigraph::read::parse_yaml;
@@ -21,25 +20,19 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Every importer fixture that must convert.
+/// Every importer fixture that must convert, the recordings' JSON Lines included.
 fn fixtures() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    for format in std::fs::read_dir(fixture_path("import")).unwrap() {
-        for file in std::fs::read_dir(format.unwrap().path()).unwrap() {
-            let file = file.unwrap().path();
-            let broken = file
+    common::import_fixtures(true)
+        .into_iter()
+        .map(|(_, path)| path)
+        .filter(|path| {
+            !path
                 .file_name()
                 .unwrap()
                 .to_string_lossy()
-                .starts_with("broken-");
-            if !broken {
-                all.push(file);
-            }
-        }
-    }
-    all.sort();
-    assert!(all.len() >= 40, "fixtures missing: {}", all.len());
-    all
+                .starts_with("broken-")
+        })
+        .collect()
 }
 
 /// The records of a source file as JSON: its lines, its document, or (Harmony's text)

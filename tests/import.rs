@@ -13,24 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Every importer fixture: (format, path), good ones and broken ones.
 fn fixtures() -> Vec<(String, PathBuf)> {
-    let root = fixture_path("import");
-    let mut all = Vec::new();
-    for format in std::fs::read_dir(&root).unwrap() {
-        let format = format.unwrap().path();
-        let name = format.file_name().unwrap().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&format).unwrap() {
-            let path = file.unwrap().path();
-            // Notes on a format's fixtures (`*.md`) are not fixtures, and a folder holds the
-            // bodies of one recording (`otel/real-*/`), which its importer's tests read.
-            if path.is_dir() || path.extension().is_some_and(|extension| extension == "md") {
-                continue;
-            }
-            all.push((name.clone(), path));
-        }
-    }
-    all.sort();
-    assert!(all.len() >= 40, "fixtures missing: {}", all.len());
-    all
+    common::import_fixtures(false)
 }
 
 fn is_broken(path: &Path) -> bool {

@@ -16,6 +16,39 @@ pub fn fixture_path(relative: &str) -> PathBuf {
         .join(relative)
 }
 
+/// Every importer fixture, `(format, path)`, sorted: the files of
+/// `tests/fixtures/import/FORMAT/`, good ones and `broken-*` ones. Notes on a format's
+/// fixtures (`*.md`) are not fixtures; a folder holds the bodies of one recording
+/// (`otel/real-*/`), whose JSON Lines are fixtures too when `recordings` says so.
+pub fn import_fixtures(recordings: bool) -> Vec<(String, PathBuf)> {
+    let mut all = Vec::new();
+    for format in std::fs::read_dir(fixture_path("import")).unwrap() {
+        let format = format.unwrap().path();
+        let name = format.file_name().unwrap().to_string_lossy().into_owned();
+        for file in std::fs::read_dir(&format).unwrap() {
+            let path = file.unwrap().path();
+            if path.is_dir() {
+                if recordings {
+                    for inner in std::fs::read_dir(&path).unwrap() {
+                        let inner = inner.unwrap().path();
+                        if inner.extension().is_some_and(|e| e == "jsonl") {
+                            all.push((name.clone(), inner));
+                        }
+                    }
+                }
+                continue;
+            }
+            if path.extension().is_some_and(|extension| extension == "md") {
+                continue;
+            }
+            all.push((name.clone(), path));
+        }
+    }
+    all.sort();
+    assert!(all.len() >= 40, "fixtures missing: {}", all.len());
+    all
+}
+
 /// A fixture parsed as JSON (numbers and member order kept).
 pub fn fixture(relative: &str) -> Value {
     let text = std::fs::read_to_string(fixture_path(relative)).unwrap();

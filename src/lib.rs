@@ -67,4 +67,4 @@ pub use crate::ingest::{Ingest, IngestError, IngestEvent, IngestSummary, append_
 pub use crate::model::InteractionHistory;
 pub use crate::query::{Arguments, CannedQuery};
 pub use crate::read::read_documents;
-pub use crate::store::{ExportFormat, HistoryStore, SchemeRequest, StoreError};
+pub use crate::store::{ExportFormat, HistoryStore, SchemeRequest, SearchRequest, StoreError};

@@ -58,6 +58,8 @@ mod guides {
     struct Remote;
     #[doc = include_str!("../docs/report.md")]
     struct Report;
+    #[doc = include_str!("../docs/search.md")]
+    struct Search;
     #[doc = include_str!("../docs/serving.md")]
     struct Serving;
 }

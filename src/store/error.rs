@@ -125,7 +125,7 @@ pub enum StoreError {
     },
     /// Searching needs the full-text index, which a store on a server does not have.
     #[error(
-        "{location} has no full-text index: full-text search works on a store ihigraph keeps (a store directory or one in memory)"
+        "{location} has no full-text index: full-text search works on a store ihigraph keeps (a store directory or one in memory); on a server, the `search` canned query scans the texts instead"
     )]
     NoSearchIndex {
         /// Where the store is.

@@ -14,8 +14,24 @@ use super::search::{
 use super::{FingerprintRecord, HistoryStore, StoreError};
 use crate::rdf::fingerprint;
 use crate::rdf::vocab::ihi;
-use oxigraph::model::{NamedNode, Quad, Term};
+use oxigraph::model::vocab::xsd;
+use oxigraph::model::{Literal, NamedNode, Quad, Term, Variable};
+use oxigraph::sparql::{QueryResults, QuerySolutionIter};
 use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The columns of [`HistoryStore::search_results`].
+pub const SEARCH_COLUMNS: [&str; 9] = [
+    "session",
+    "turnIndex",
+    "turn",
+    "role",
+    "time",
+    "kind",
+    "score",
+    "snippet",
+    "language",
+];
 
 /// How many sessions are indexed again per commit when the index is settled or rebuilt.
 const REINDEX_BATCH: usize = 500;
@@ -47,6 +63,39 @@ impl HistoryStore {
                 location: self.location(),
             }),
         }
+    }
+
+    /// [`search`](Self::search) as query results, one row per hit, best first, in the
+    /// columns of [`SEARCH_COLUMNS`]: the session and turn IRI join a hit with the graph,
+    /// and the snippet marks each matched word as `**word**`.
+    pub fn search_results(
+        &self,
+        request: &SearchRequest,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let rows: Vec<Vec<Option<Term>>> = self
+            .search(request)?
+            .into_iter()
+            .map(|hit| {
+                vec![
+                    Some(Literal::new_simple_literal(&hit.session_id).into()),
+                    hit.turn_index.map(|index| Literal::from(index).into()),
+                    hit.turn.map(|turn| NamedNode::new_unchecked(turn).into()),
+                    hit.role
+                        .map(|role| Literal::new_simple_literal(role).into()),
+                    hit.time
+                        .map(|time| Literal::new_typed_literal(time, xsd::DATE_TIME).into()),
+                    Some(Literal::new_simple_literal(hit.kind.name()).into()),
+                    // Three decimals: the ranking is what a score is for.
+                    Some(Literal::from((f64::from(hit.score) * 1000.0).round() / 1000.0).into()),
+                    Some(Literal::new_simple_literal(hit.snippet.marked("**", "**")).into()),
+                    Some(Literal::new_simple_literal(hit.language).into()),
+                ]
+            })
+            .collect();
+        Ok(QueryResults::Solutions(QuerySolutionIter::from_tuples(
+            Arc::from(SEARCH_COLUMNS.map(Variable::new_unchecked)),
+            rows.into_iter().map(Ok),
+        )))
     }
 
     /// Builds the full-text index again from the store, whole; the number of sessions

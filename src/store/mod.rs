@@ -22,6 +22,7 @@ pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
+pub use indexing::SEARCH_COLUMNS;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use search::{
     CjkBigrams, IndexedSession, SearchHit, SearchIndex, SearchKind, SearchRequest, SearchText,

@@ -26,7 +26,7 @@ pub use indexing::SEARCH_COLUMNS;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use search::{
     CjkBigrams, IndexedSession, SearchHit, SearchIndex, SearchKind, SearchRequest, SearchText,
-    Snippet, TextLanguage, detect_language,
+    Snippet, TextLanguage, detect_language, session_texts,
 };
 pub use settings::SchemeRequest;
 pub use writer::SessionWriter;

@@ -84,7 +84,7 @@ pub struct SearchText {
 /// The facts of one subject that the texts need, by predicate.
 type Subjects = HashMap<NamedNode, HashMap<NamedNode, Vec<Term>>>;
 
-/// The searchable texts of a session's quads.
+/// The searchable texts of a session's quads, in turn order: what the index holds of it.
 pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
     let subjects = by_subject(quads);
     let mut turn_of: HashMap<&NamedNode, &NamedNode> = HashMap::new();

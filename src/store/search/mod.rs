@@ -15,8 +15,8 @@ mod documents;
 mod query;
 
 pub use analysis::{CjkBigrams, TextLanguage, detect_language};
-pub use documents::{SearchKind, SearchText};
-pub(super) use documents::{memory_texts, session_texts};
+pub(super) use documents::memory_texts;
+pub use documents::{SearchKind, SearchText, session_texts};
 pub use query::{SearchHit, SearchRequest, Snippet};
 
 use super::StoreError;

@@ -5,6 +5,10 @@
 //! per second of body for each, the best of five rounds.
 //!
 //!   cargo run --release --example otlp_decode [-- SPANS]          (default 10,000)
+//!
+//! On the 2-core machine, with other builds running (load 7), 2026-11-26: 1,000 spans
+//! (1.9 MB of protobuf) decode at 107,000 spans/s from protobuf, 44,000 from gzip
+//! protobuf, 59,000 from JSON; 10,000 spans (18.6 MB) at 61,000, 31,000 and 53,000.
 #![allow(clippy::print_stdout, clippy::unwrap_used)] // A command-line example prints.
 
 use flate2::Compression;

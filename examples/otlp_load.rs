@@ -3,7 +3,10 @@
 //! `gen_ai.input.messages` repeat the conversation so far, an `execute_tool` span per
 //! call), their spans interleaved across conversations in batches of B as a
 //! `BatchSpanProcessor` exports them, sent by S senders to `/v1/traces` as protobuf or
-//! OTLP JSON. A sender answered 503 waits the `Retry-After` the server gives and sends
+//! OTLP JSON. The conversation id is on every span (`--conversation-on all`, as
+//! Pydantic AI sets it) or on the root span only (`root`, as OpenInference and the
+//! OpenAI instrumentation leave it to the application), which ends last: until it comes,
+//! each conversation is stored as its trace's session. A sender answered 503 waits the `Retry-After` the server gives and sends
 //! the batch again, as OTLP exporters do.
 //!
 //! Prints spans per second (from the first request to the last answer), requests answered
@@ -36,6 +39,9 @@ struct Options {
     senders: usize,
     batch: usize,
     json: bool,
+    /// The conversation id on the root span only (as the OpenAI instrumentation and
+    /// OpenInference leave it), instead of on every span (as Pydantic AI sets it).
+    root_only: bool,
     binary: String,
 }
 
@@ -46,6 +52,7 @@ fn options() -> Result<Options, String> {
         senders: 2,
         batch: 512,
         json: false,
+        root_only: false,
         binary: "target/release/ihigraph".to_owned(),
     };
     let mut arguments = std::env::args().skip(1);
@@ -62,10 +69,11 @@ fn options() -> Result<Options, String> {
             "--senders" => options.senders = number()?.max(1),
             "--batch" => options.batch = number()?.max(1),
             "--encoding" => options.json = value == "json",
+            "--conversation-on" => options.root_only = value == "root",
             "--binary" => options.binary.clone_from(&value),
             other => {
                 return Err(format!(
-                    "unknown flag {other}: --conversations N --turns T --senders S --batch B --encoding protobuf|json --binary PATH"
+                    "unknown flag {other}: --conversations N --turns T --senders S --batch B --encoding protobuf|json --conversation-on all|root --binary PATH"
                 ));
             }
         }
@@ -115,7 +123,7 @@ fn span(
 }
 
 /// One conversation's spans, in the order they end.
-fn conversation(index: usize, turns: usize) -> Vec<Span> {
+fn conversation(index: usize, turns: usize, root_only: bool) -> Vec<Span> {
     let mut trace = [0u8; 16];
     trace[..8].copy_from_slice(&(index as u64 + 1).to_be_bytes());
     trace[8] = 0xab;
@@ -174,9 +182,15 @@ fn conversation(index: usize, turns: usize) -> Vec<Span> {
         (index * 10 + turns * 1_000) as u64,
         vec![
             text("gen_ai.operation.name", "invoke_agent"),
-            text("gen_ai.conversation.id", conversation_id),
+            text("gen_ai.conversation.id", conversation_id.clone()),
         ],
     ));
+    if !root_only {
+        for span in &mut spans {
+            span.attributes
+                .push(text("gen_ai.conversation.id", conversation_id.clone()));
+        }
+    }
     spans
 }
 
@@ -184,7 +198,7 @@ fn conversation(index: usize, turns: usize) -> Vec<Span> {
 /// export requests.
 fn batches(options: &Options) -> Vec<Vec<u8>> {
     let conversations: Vec<Vec<Span>> = (0..options.conversations)
-        .map(|index| conversation(index, options.turns))
+        .map(|index| conversation(index, options.turns, options.root_only))
         .collect();
     let longest = conversations.iter().map(Vec::len).max().unwrap_or(0);
     let mut spans = Vec::new();

@@ -52,6 +52,8 @@ mod guides {
     struct Otel;
     #[doc = include_str!("../docs/performance.md")]
     struct Performance;
+    #[doc = include_str!("../docs/python.md")]
+    struct Python;
     #[doc = include_str!("../docs/queries.md")]
     struct Queries;
     #[doc = include_str!("../docs/remote.md")]

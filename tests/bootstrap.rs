@@ -99,6 +99,7 @@ fn a_test_run_installs_what_the_tests_need_too() {
             "default-jdk-headless",
             "virtuoso-opensource",
             "chromium",
+            "python3-venv",
             "pip:owlready2",
             "pip:SPARQLWrapper",
             "pip:oxigraph==",
@@ -226,7 +227,8 @@ fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
             "strace",
             "default-jdk-headless",
             "virtuoso-opensource",
-            "chromium"
+            "chromium",
+            "python3-venv"
         ]
     );
     assert_eq!(

@@ -324,6 +324,15 @@ fn the_index_follows_every_write() {
             .all(|hit| hit.session_id != "en")
     );
     assert_eq!(places(&search(&store, "scheduler")), ["en/0/answer"]);
+    // Sessions replaced together, as a live OTLP batch writes them.
+    let checked = check_document(
+        &document("de", &[("Wo liegt der Zeppelin?", "Im Hangar.")]),
+        CheckOptions::default(),
+    );
+    let graph = map_history(checked.history.as_ref().unwrap(), store.scheme());
+    store.replace_sessions(&[graph]).unwrap();
+    assert_eq!(sessions(&search(&store, "Zeppelin")), ["de"]);
+    assert!(search(&store, "Bereitstellung").is_empty());
     // A SPARQL update that changes a text.
     store
         .update(
@@ -364,7 +373,7 @@ fn the_index_follows_every_write() {
     store.delete_session("fr").unwrap();
     assert!(search(&store, "déploiement").is_empty());
     store.delete_all_sessions().unwrap();
-    assert!(search(&store, "Bereitstellung OR 数据库").is_empty());
+    assert!(search(&store, "Zeppelin OR 数据库").is_empty());
     assert_eq!(store.search_index().unwrap().text_count(), 0);
 }
 

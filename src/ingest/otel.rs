@@ -5,8 +5,8 @@
 //! was made from (in its turns' responses, under `otlp`). A batch is read with the
 //! sessions it adds to (the conversations its spans name, the sessions that hold its
 //! traces already, and the sessions of its traces' ids), and those sessions are made
-//! again from all their spans by the `otel` importer, then written one by one, each in
-//! one atomic step. So spans may come in any order and in any batches: a turn whose
+//! again from all their spans by the `otel` importer, then written together in one
+//! atomic step. So spans may come in any order and in any batches: a turn whose
 //! spans were incomplete is completed when the rest arrives; a trace first stored under
 //! its own id moves into its conversation when a span naming that conversation comes; a
 //! batch sent again changes nothing (a span is kept once per id, and a session made
@@ -112,22 +112,20 @@ pub fn receive(
     }
     let converted = convert(lines, options)?;
     let made: BTreeSet<&str> = converted.iter().map(|c| c.session_id.as_str()).collect();
+    let mut graphs = Vec::new();
     for session in &converted {
         // The document's metadata names the bytes converted, which differ with every
         // batch: a session is unchanged when its turns are.
         let known = stored.iter().find(|(id, ..)| *id == session.session_id);
         if known.is_some_and(|(_, _, turns)| *turns == session.history.turns) {
             received.unchanged.push(session.session_id.clone());
-            continue;
-        }
-        let graph = map_history(&session.history, store.scheme());
-        let outcome = store.write_session(&graph)?;
-        if outcome.unchanged {
-            received.unchanged.push(session.session_id.clone());
         } else {
+            graphs.push(map_history(&session.history, store.scheme()));
             received.written.push(session.session_id.clone());
         }
     }
+    // Every session the batch changed, in one commit.
+    store.replace_sessions(&graphs)?;
     for (id, ..) in &stored {
         if !made.contains(id.as_str()) {
             store.delete_session(id)?;

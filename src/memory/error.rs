@@ -33,6 +33,20 @@ pub enum MemoryError {
     /// Nothing to remember.
     #[error("a memory item needs a text")]
     EmptyText,
+    /// A keyed item's value that is not a JSON object, or an empty namespace.
+    #[error("a keyed memory item needs {0}")]
+    KeyedItem(&'static str),
+    /// The store holds a keyed item ihigraph did not write: its namespace or value is not
+    /// the JSON it writes.
+    #[error(
+        "the store holds keyed memory item <{item}> with {what}: it was not written by ihigraph, or was changed since"
+    )]
+    CorruptItem {
+        /// The item's IRI.
+        item: String,
+        /// What is wrong.
+        what: String,
+    },
     /// The store failed, or the session is unknown.
     #[error(transparent)]
     Store(#[from] StoreError),

@@ -14,9 +14,13 @@
 
 mod delete;
 mod error;
+mod keyed;
 
 pub use delete::{DeletionReceipt, delete_session, delete_session_and_branches};
 pub use error::MemoryError;
+pub use keyed::{
+    KeyedItem, PutItem, delete_item, keyed_item_id, keyed_items, put_item, refresh_item,
+};
 
 use crate::model::{Role, Turn};
 use crate::payload::{Part, new_prompt_messages};
@@ -179,23 +183,10 @@ pub fn remember(
     if request.text.trim().is_empty() {
         return Err(MemoryError::EmptyText);
     }
-    let history = store.history(&request.session)?;
-    let Some((position, turn)) = history
-        .turns
-        .iter()
-        .enumerate()
-        .find(|(_, turn)| turn.turn_index.as_u64() == Some(request.turn))
-    else {
-        return Err(MemoryError::UnknownTurn {
-            session: request.session.clone(),
-            turn: request.turn,
-        });
-    };
+    let (turn_node, source) = derived_from(store, &request.session, request.turn)?;
     let scheme = store.scheme();
     let id = memory_id(request.kind, &request.text);
     let item = scheme.memory_item(&id);
-    let turn_node = turn_iri(scheme, &request.session, position);
-    let source = source_type(turn);
     let created = !exists(store, &item)?;
     let mut triples = vec![
         triple(&item, prov::WAS_DERIVED_FROM, turn_node.clone()),
@@ -298,6 +289,30 @@ pub fn forget(store: &HistoryStore, item: &str) -> Result<NamedNode, MemoryError
     }
     store.update(&data_block("DELETE DATA", &item_quads(store, &node)?))?;
     Ok(node)
+}
+
+/// The IRI of the turn of `session` whose `TurnIndex` is `turn`, and its source type.
+fn derived_from(
+    store: &HistoryStore,
+    session: &str,
+    turn: u64,
+) -> Result<(NamedNode, NamedNodeRef<'static>), MemoryError> {
+    let history = store.history(session)?;
+    let Some((position, found)) = history
+        .turns
+        .iter()
+        .enumerate()
+        .find(|(_, found)| found.turn_index.as_u64() == Some(turn))
+    else {
+        return Err(MemoryError::UnknownTurn {
+            session: session.to_owned(),
+            turn,
+        });
+    };
+    Ok((
+        turn_iri(store.scheme(), session, position),
+        source_type(found),
+    ))
 }
 
 /// A turn's IRI, as the mapper makes it: the conversation's, then `turn/<position>`.

@@ -511,6 +511,23 @@ pub const MEMORIES: CannedQuery = CannedQuery {
     scope: SessionScope::Store,
 };
 
+/// `keyed-items`: the memory items kept under a namespace and a key
+/// ([`crate::memory::put_item`]), with the turns they came from.
+pub const KEYED_ITEMS: CannedQuery = CannedQuery {
+    name: "keyed-items",
+    summary: "memory items kept under a namespace and a key: namespace, key, value, times, source turn",
+    parameters: &[Parameter {
+        name: "at",
+        variable: Some("at"),
+        kind: ParameterKind::DateTime,
+        required: false,
+        default: None,
+        help: "only items not expired at this time",
+    }],
+    sparql: include_str!("../../queries/keyed-items.rq"),
+    scope: SessionScope::Store,
+};
+
 /// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
 /// give one row per turn.
 pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
@@ -721,6 +738,7 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     ROLES,
     MEMORY_ITEMS,
     MEMORIES,
+    KEYED_ITEMS,
     DESIGN_RECENT_TURNS,
     DESIGN_TOOL_INVOCATIONS,
     REPORT_ACTIVITY,

@@ -253,6 +253,20 @@ terms!(
     SPAN_STATUS = "spanStatus",
     /// Turn or tool invocation -> its span's status message.
     STATUS_MESSAGE = "statusMessage",
+    /// A memory item kept under a namespace and a key (an agent framework's store item).
+    KEYED_ITEM = "KeyedItem",
+    /// Keyed item -> its namespace, the JSON array of its labels.
+    ITEM_NAMESPACE = "itemNamespace",
+    /// Keyed item -> its key within its namespace.
+    ITEM_KEY = "itemKey",
+    /// Keyed item -> its value, the JSON text of an object.
+    ITEM_VALUE = "itemValue",
+    /// Keyed item -> when it was last put.
+    UPDATED_AT = "updatedAt",
+    /// Keyed item -> when it expires.
+    EXPIRES_AT = "expiresAt",
+    /// Keyed item -> how long it lives after it is put or read, in seconds.
+    TIME_TO_LIVE = "timeToLive",
 });
 
 terms!(

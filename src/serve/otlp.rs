@@ -1074,6 +1074,125 @@ mod tests {
         }
     }
 
+    /// Every string and every object of a decoded body, and of every JSON text among its
+    /// strings (content attributes such as `gen_ai.input.messages` are JSON in a string),
+    /// once parsed.
+    #[derive(Default)]
+    struct Found {
+        strings: Vec<String>,
+        objects: Vec<Value>,
+    }
+
+    impl Found {
+        fn walk(&mut self, value: &Value) {
+            match value {
+                Value::String(text) => {
+                    if let Ok(inner @ (Value::Array(_) | Value::Object(_))) =
+                        serde_json::from_str::<Value>(text)
+                    {
+                        self.walk(&inner);
+                    }
+                    self.strings.push(text.clone());
+                }
+                Value::Array(items) => items.iter().for_each(|item| self.walk(item)),
+                Value::Object(members) => {
+                    members.values().for_each(|item| self.walk(item));
+                    self.objects.push(value.clone());
+                }
+                _ => {}
+            }
+        }
+
+        fn has_text(&self, text: &str) -> bool {
+            self.strings.iter().any(|string| string.contains(text))
+        }
+    }
+
+    /// What of a recording's `expected.json` its bodies lack: each text, and each tool
+    /// call's id, name and arguments (an object equal to them, parsed from a JSON text or
+    /// not).
+    fn missing_from_bodies(fixture: &std::path::Path) -> Vec<String> {
+        let mut found = Found::default();
+        for file in ["traces.jsonl", "logs.jsonl"] {
+            let lines = std::fs::read_to_string(fixture.join(file)).unwrap_or_default();
+            for line in lines.lines() {
+                found.walk(&serde_json::from_str(line).expect("a JSON line"));
+            }
+        }
+        let expected = std::fs::read_to_string(fixture.join("expected.json")).expect("a file");
+        let expected: Value = serde_json::from_str(&expected).expect("expected.json is JSON");
+        let mut missing = Vec::new();
+        for message in expected["messages"].as_array().expect("messages") {
+            let text = message["text"].as_str().unwrap_or_default();
+            if !found.has_text(text) {
+                missing.push(format!("text {text:?}"));
+            }
+            for call in message["tool_calls"].as_array().expect("tool_calls") {
+                let (id, name) = (call["id"].as_str(), call["name"].as_str());
+                if !found.has_text(id.unwrap_or("(none)"))
+                    || !found.has_text(name.unwrap_or("(none)"))
+                {
+                    missing.push(format!("call {id:?} {name:?}"));
+                }
+                if !found.objects.contains(&call["arguments"]) {
+                    missing.push(format!("arguments {}", call["arguments"]));
+                }
+            }
+        }
+        missing
+    }
+
+    /// A recording holds the whole conversation its framework reported (content capture
+    /// was on), so the importer can be held to all of it.
+    #[test]
+    fn each_recording_holds_every_message_its_framework_reported() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import/otel");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&root).expect("tests/fixtures/import/otel") {
+            let fixture = entry.expect("a directory entry").path();
+            if fixture.join("expected.json").exists() {
+                let missing = missing_from_bodies(&fixture);
+                assert!(
+                    missing.is_empty(),
+                    "{}: not in its bodies: {missing:?}",
+                    fixture.display()
+                );
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 2,
+            "real emitters' recordings missing in {}",
+            root.display()
+        );
+    }
+
+    #[test]
+    fn a_message_or_argument_not_recorded_is_missing_from_the_bodies() {
+        let recorded = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/import/otel/real-pydantic-ai");
+        let scratch = tempfile::tempdir().expect("a scratch directory");
+        std::fs::copy(
+            recorded.join("traces.jsonl"),
+            scratch.path().join("traces.jsonl"),
+        )
+        .expect("a copy");
+        let expected = json!({"messages": [
+            {"role": "user", "text": "What is the weather in Paris?", "tool_calls": []},
+            {"role": "user", "text": "Never said", "tool_calls": []},
+            {"role": "assistant", "text": null, "tool_calls": [
+                {"id": "call_weather_paris", "name": "get_weather", "arguments": {"city": "Paris"}},
+                {"id": "call_weather_oslo", "name": "get_weather", "arguments": {"city": "Rome"}},
+            ]},
+        ]});
+        std::fs::write(scratch.path().join("expected.json"), expected.to_string()).expect("write");
+        assert_eq!(
+            missing_from_bodies(scratch.path()),
+            [r#"text "Never said""#, r#"arguments {"city":"Rome"}"#]
+        );
+    }
+
     #[test]
     fn an_unreadable_content_type_is_answered_in_json() {
         assert_eq!(Encoding::for_answer(Some("text/plain")), Encoding::Json);

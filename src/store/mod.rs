@@ -207,6 +207,41 @@ impl HistoryStore {
         })
     }
 
+    /// Replaces several sessions in one atomic step (their graphs, derived graphs and
+    /// fingerprint records), each new or replacing its earlier version: after an error,
+    /// the store is as it was. For writers that know each session changed (a live
+    /// receiver adding spans to many sessions at once): one commit for them all, where
+    /// [`write_session`](Self::write_session) commits each.
+    pub fn replace_sessions(
+        &self,
+        sessions: &[SessionGraph],
+    ) -> Result<Vec<WriteOutcome>, StoreError> {
+        let mut graphs = Vec::new();
+        let mut quads = Vec::new();
+        let mut outcomes = Vec::with_capacity(sessions.len());
+        for session in sessions {
+            let replaced = self.backend.contains_graph(session.graph.as_ref())?;
+            let (more_graphs, more_quads) = self.session_and_derived(session);
+            graphs.extend(more_graphs);
+            quads.extend(more_quads);
+            outcomes.push(WriteOutcome {
+                replaced,
+                unchanged: false,
+            });
+        }
+        if !sessions.is_empty() {
+            self.backend.replace_graphs(&graphs, quads)?;
+            let records = self.record_written(&sessions.iter().collect::<Vec<_>>())?;
+            let indexed: Vec<_> = sessions
+                .iter()
+                .zip(&records)
+                .filter_map(|(session, record)| self.indexed_session(session, record))
+                .collect();
+            self.index_written(&indexed)?;
+        }
+        Ok(outcomes)
+    }
+
     /// Writes many sessions at once: [`session_writer`](Self::session_writer), its
     /// [`write`](SessionWriter::write) and its [`commit`](SessionWriter::commit). The
     /// outcomes are in the order of `sessions`.

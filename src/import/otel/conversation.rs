@@ -238,46 +238,29 @@ fn session(key: String, spans: Vec<Span>, logs: &[Log]) -> SessionDraft {
             call_messages(call, logs_by_span.get(&key).map_or(&[][..], Vec::as_slice))
         })
         .collect();
-    let mut placement = Placement::new(&calls);
-    let tool_turns: Vec<usize> = tools
-        .iter()
-        .map(|tool| placement.tool(tool, &messages))
-        .collect();
+    let placement = Placement::new(&calls, &messages);
+    let tool_turns: Vec<usize> = tools.iter().map(|tool| placement.tool(tool)).collect();
+    let mut ran: Vec<Vec<&Span>> = vec![Vec::new(); calls.len()];
+    for (tool, turn) in tools.iter().zip(&tool_turns) {
+        if let Some(runs) = ran.get_mut(*turn) {
+            runs.push(tool);
+        }
+    }
     let mut builder = TurnsBuilder::default();
     for (index, call) in calls.iter().enumerate() {
-        let ran: Vec<&Span> = tools
-            .iter()
-            .zip(&tool_turns)
-            .filter(|(_, turn)| **turn == index)
-            .map(|(tool, _)| tool)
-            .collect();
-        builder.call(call, &messages[index], &ran);
+        builder.call(call, &messages[index], &ran[index]);
     }
     let mut notes = builder.notes(calls.len());
     let mut turns = builder.finish(calls.is_empty(), &tools);
-    // Everything of the conversation, verbatim, in the turn it falls in.
-    let last = turns.len().max(1) - 1;
-    let mut kept: Vec<(Vec<&Span>, Vec<&Log>)> = vec![(Vec::new(), Vec::new()); last + 1];
-    for (index, call) in calls.iter().enumerate() {
-        kept[index].0.push(call);
-    }
-    for (tool, turn) in tools.iter().zip(&tool_turns) {
-        kept[(*turn).min(last)].0.push(tool);
-    }
-    for span in &others {
-        kept[placement.by_time(span.start).min(last)].0.push(span);
-    }
-    for log in logs {
-        let turn = log
-            .trace_id
-            .as_ref()
-            .zip(log.span_id.as_ref())
-            .and_then(|(trace, span)| placement.turn_of_span(trace, span))
-            .unwrap_or_else(|| placement.by_time(log.time));
-        kept[turn.min(last)].1.push(log);
-    }
-    for (turn, (spans, logs)) in turns.iter_mut().zip(kept) {
-        turn.response.insert("otlp".to_owned(), otlp(&spans, &logs));
+    let kept = Kept {
+        calls: &calls,
+        tools: &tools,
+        tool_turns: &tool_turns,
+        others: &others,
+        logs,
+    };
+    for (turn, otlp) in turns.iter_mut().zip(kept.by_turn(&placement)) {
+        turn.response.insert("otlp".to_owned(), otlp);
     }
     if calls.is_empty() {
         notes
@@ -291,17 +274,80 @@ fn session(key: String, spans: Vec<Span>, logs: &[Log]) -> SessionDraft {
     }
 }
 
+/// Everything of a conversation, to be kept verbatim in the turn it falls in.
+struct Kept<'a> {
+    calls: &'a [Span],
+    tools: &'a [Span],
+    tool_turns: &'a [usize],
+    others: &'a [Span],
+    logs: &'a [Log],
+}
+
+impl Kept<'_> {
+    /// Each turn's spans and records as OTLP JSON: its call, the tool runs it asked
+    /// for, the other spans and the records by time (or by the span they name).
+    fn by_turn(&self, placement: &Placement) -> Vec<Value> {
+        let (calls, tools, tool_turns, others, logs) = (
+            self.calls,
+            self.tools,
+            self.tool_turns,
+            self.others,
+            self.logs,
+        );
+        let last = calls.len().max(1) - 1;
+        let mut kept: Vec<(Vec<&Span>, Vec<&Log>)> = vec![(Vec::new(), Vec::new()); last + 1];
+        for (index, call) in calls.iter().enumerate() {
+            kept[index].0.push(call);
+        }
+        for (tool, turn) in tools.iter().zip(tool_turns) {
+            kept[(*turn).min(last)].0.push(tool);
+        }
+        for span in others {
+            kept[placement.by_time(span.start).min(last)].0.push(span);
+        }
+        for log in logs {
+            let turn = log
+                .trace_id
+                .as_ref()
+                .zip(log.span_id.as_ref())
+                .and_then(|(trace, span)| placement.turn_of_span(trace, span))
+                .unwrap_or_else(|| placement.by_time(log.time));
+            kept[turn.min(last)].1.push(log);
+        }
+        kept.iter().map(|(spans, logs)| otlp(spans, logs)).collect()
+    }
+}
+
 /// Which turn a span or record falls in.
 struct Placement {
     /// Each call's start, in turn order.
     starts: Vec<Option<u64>>,
     /// Turn of each call span, by (trace, span).
     by_span: HashMap<(String, String), usize>,
+    /// The turn whose output asked for each tool call id (the first, if reused).
+    by_call_id: HashMap<String, usize>,
 }
 
 impl Placement {
-    fn new(calls: &[Span]) -> Self {
+    fn new(calls: &[Span], messages: &[CallMessages]) -> Self {
+        let mut by_call_id = HashMap::new();
+        for (turn, found) in messages.iter().enumerate() {
+            let parts = found
+                .output
+                .iter()
+                .flatten()
+                .filter_map(|message| message.get("parts")?.as_array())
+                .flatten();
+            for part in parts {
+                if part.get("type").and_then(Value::as_str) == Some("tool_call")
+                    && let Some(id) = part.get("id").and_then(Value::as_str)
+                {
+                    by_call_id.entry(id.to_owned()).or_insert(turn);
+                }
+            }
+        }
         Self {
+            by_call_id,
             starts: calls.iter().map(|call| call.start).collect(),
             by_span: calls
                 .iter()
@@ -329,31 +375,11 @@ impl Placement {
 
     /// The turn whose answer asked for this tool run: by call id when an output names
     /// it, else the last call started before the run.
-    fn tool(&mut self, tool: &Span, messages: &[CallMessages]) -> usize {
-        let id = tool
-            .text("gen_ai.tool.call.id")
-            .or_else(|| tool.text("tool_call.id"));
-        if let Some(id) = id
-            && let Some(turn) = messages.iter().position(|m| {
-                m.output
-                    .iter()
-                    .flatten()
-                    .flat_map(|message| {
-                        message
-                            .get("parts")
-                            .and_then(Value::as_array)
-                            .into_iter()
-                            .flatten()
-                    })
-                    .any(|part| {
-                        part.get("type").and_then(Value::as_str) == Some("tool_call")
-                            && part.get("id").and_then(Value::as_str) == Some(id)
-                    })
-            })
-        {
-            return turn;
-        }
-        self.by_time(tool.start)
+    fn tool(&self, tool: &Span) -> usize {
+        tool.text("gen_ai.tool.call.id")
+            .or_else(|| tool.text("tool_call.id"))
+            .and_then(|id| self.by_call_id.get(id).copied())
+            .unwrap_or_else(|| self.by_time(tool.start))
     }
 }
 

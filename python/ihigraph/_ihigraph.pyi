@@ -1,0 +1,175 @@
+"""Type stubs of the compiled module ``ihigraph._ihigraph`` (PyO3)."""
+
+import os
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+
+__version__: str
+
+PathLike = Union[str, "os.PathLike[str]"]
+Source = Union[PathLike, Dict[str, Any], List[Any]]
+Sources = Union[Source, Sequence[Source]]
+Row = Dict[str, Any]
+ContextFormat = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
+ExportFormat = Literal["trig", "nquads", "turtle", "jsonld", "pgm-ihi"]
+
+class IhigraphError(Exception):
+    message: str
+    file: Optional[str]
+    line: Optional[int]
+    column: Optional[int]
+    pointer: Optional[str]
+    diagnostics: List["Diagnostic"]
+
+class ValidationError(IhigraphError): ...
+class ConversionError(IhigraphError): ...
+class StoreError(IhigraphError): ...
+class NotFoundError(StoreError): ...
+class QueryError(IhigraphError): ...
+
+class Diagnostic:
+    """One thing a check found: severity, rule, message, and its place."""
+
+    @property
+    def severity(self) -> Literal["error", "warning"]: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def file(self) -> Optional[str]: ...
+    @property
+    def line(self) -> Optional[int]: ...
+    @property
+    def column(self) -> Optional[int]: ...
+    @property
+    def pointer(self) -> Optional[str]: ...
+    @property
+    def is_error(self) -> bool: ...
+
+class IngestReport:
+    """What an ingest did."""
+
+    @property
+    def sessions(self) -> int: ...
+    @property
+    def replaced(self) -> int: ...
+    @property
+    def unchanged(self) -> int: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def quads(self) -> int: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    @property
+    def refused(self) -> List[Diagnostic]: ...
+
+def validate(sources: Sources, *, lenient: bool = False) -> List[Diagnostic]: ...
+def convert(
+    sources: Sources,
+    *,
+    from_: str = "auto",
+    session_id: Optional[str] = None,
+    start_time: Optional[str] = None,
+    timezone: Optional[str] = None,
+) -> List[Dict[str, Any]]: ...
+
+class Store:
+    """A store of interaction histories: on disk, in memory, or on a SPARQL server."""
+
+    def __init__(
+        self,
+        path: Optional[PathLike] = None,
+        *,
+        endpoint: Optional[str] = None,
+        update_endpoint: Optional[str] = None,
+        graph_store: Optional[str] = None,
+        user: Optional[str] = None,
+        password: Optional[str] = None,
+        token: Optional[str] = None,
+        timeout: float = 30.0,
+        base: Optional[str] = None,
+        session_template: Optional[str] = None,
+    ) -> None: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, session: str) -> bool: ...
+    def ingest(
+        self,
+        sources: Sources,
+        *,
+        from_: str = "pgm-ihi",
+        lenient: bool = False,
+        strict: bool = True,
+        session_id: Optional[str] = None,
+    ) -> IngestReport: ...
+    def sessions(self) -> List[str]: ...
+    def query(self, name: str, *, terms: bool = False, **params: Any) -> List[Row]: ...
+    def sparql(self, query: str, *, terms: bool = False) -> Union[List[Row], bool, List[Tuple[Any, Any, Any]]]: ...
+    def update(self, update: str) -> None: ...
+    def history(self, session: str) -> Dict[str, Any]: ...
+    def export(self, format: ExportFormat = "trig", *, session: Optional[str] = None) -> Union[str, List[Dict[str, Any]]]: ...
+    def append(
+        self,
+        session: str,
+        turn: Dict[str, Any],
+        *,
+        create: Optional[Dict[str, Any]] = None,
+        lenient: bool = False,
+    ) -> Dict[str, Any]: ...
+    def delete(
+        self, session: str, *, dry_run: bool = False, with_branches: bool = False
+    ) -> Union[Dict[str, Any], List[Dict[str, Any]]]: ...
+    def context(
+        self,
+        session: str,
+        budget: int = 8000,
+        *,
+        format: ContextFormat = "openai-chat",
+        tokenizer: Optional[Literal["o200k_base", "cl100k_base"]] = None,
+        system: Literal["keep", "drop"] = "keep",
+        until: Optional[int] = None,
+    ) -> Dict[str, Any]: ...
+    def remember(
+        self,
+        session: str,
+        turn: int,
+        text: str,
+        *,
+        kind: Literal["fact", "decision", "lesson"] = "fact",
+        valid_from: Optional[str] = None,
+        valid_until: Optional[str] = None,
+    ) -> str: ...
+    def memory(
+        self,
+        *,
+        session: Optional[str] = None,
+        kind: Optional[Literal["fact", "decision", "lesson"]] = None,
+        at: Optional[str] = None,
+    ) -> List[Row]: ...
+    def forget(self, item: str) -> str: ...
+    def report(
+        self,
+        path: Optional[PathLike] = None,
+        *,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        sessions: Sequence[str] = (),
+    ) -> str: ...
+    def hash(self, sessions: Optional[Sequence[str]] = None, *, record: bool = False) -> List[Tuple[str, str]]: ...
+    def verify(self, sessions: Sequence[str] = ()) -> List[Tuple[str, str]]: ...
+    def put_item(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        value: Dict[str, Any],
+        *,
+        session: Optional[str] = None,
+        turn: Optional[int] = None,
+        ttl: Optional[float] = None,
+    ) -> None: ...
+    def refresh_item(self, namespace: Sequence[str], key: str) -> bool: ...
+    def delete_item(self, namespace: Sequence[str], key: str) -> bool: ...
+    def items(self, prefix: Sequence[str] = (), *, at: Optional[str] = None) -> List[Dict[str, Any]]: ...
+    def chat_messages(self, session: str) -> List[Dict[str, Any]]: ...
+    def set_chat_messages(self, session: str, messages: List[Dict[str, Any]]) -> None: ...
+    def add_chat_messages(self, session: str, messages: List[Dict[str, Any]]) -> None: ...

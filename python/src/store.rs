@@ -1,0 +1,876 @@
+//! `Store`: a `HistoryStore` (on disk, in memory, or on a SPARQL server) and what the
+//! commands do with it, each call mirroring its command in `src/bin/ihigraph/commands/`.
+//! Store work runs with the GIL released.
+
+use crate::documents::{self, Inputs, PyDiagnostic};
+use crate::errors::{self, Location};
+use crate::terms::{self, Answer};
+use crate::values::{self, to_python};
+use ihigraph::context::{ContextFormat, ContextOptions, SystemPrompt, Tokenizer, session_context};
+use ihigraph::ingest::{Ingest, IngestEvent, IngestSummary, NewSession, append_turn};
+use ihigraph::integrity::{Status as Found, fingerprint_sessions, verify};
+use ihigraph::memory::{
+    DeletionReceipt, MemoryKind, PutItem, Remember, delete_item, delete_session,
+    delete_session_and_branches, forget, keyed_items, memories_arguments, put_item, refresh_item,
+    remember,
+};
+use ihigraph::query::{MEMORIES, SESSIONS, parse_date_time};
+use ihigraph::read::InputDocument;
+use ihigraph::report::{ReportOptions, report};
+use ihigraph::store::{Credentials, Endpoint, Limits, RemoteOptions};
+use ihigraph::{Arguments, CannedQuery, CheckOptions, ExportFormat, HistoryStore, SchemeRequest};
+use oxsdatatypes::DateTime;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A store of interaction histories: a directory on disk, memory (``path=None``), or a
+/// SPARQL 1.1 server (``endpoint=``).
+///
+/// >>> import ihigraph
+/// >>> store = ihigraph.Store()
+/// >>> chat = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+/// >>> store.ingest(chat, from_="openai-chat", session_id="greeting").sessions
+/// 1
+/// >>> [row["turnIndex"] for row in store.query("recent-turns", session="greeting", n=3)]
+/// [0]
+#[pyclass(name = "Store", module = "ihigraph", frozen)]
+pub struct PyStore {
+    pub inner: HistoryStore,
+}
+
+/// Turns a store result into Python's exception for it.
+fn stored<T>(result: Result<T, ihigraph::StoreError>) -> PyResult<T> {
+    result.map_err(|error| errors::store_error(&error))
+}
+
+#[pymethods]
+impl PyStore {
+    /// Opens (creating if needed) the store in directory ``path``, a new store in memory
+    /// when ``path`` is ``None``, or the store on the SPARQL server at ``endpoint``
+    /// (credentials from ``user``/``password`` or ``token``). ``base`` and
+    /// ``session_template`` set the IRI scheme of a new store.
+    #[new]
+    #[pyo3(signature = (path = None, *, endpoint = None, update_endpoint = None, graph_store = None,
+        user = None, password = None, token = None, timeout = 30.0, base = None,
+        session_template = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        endpoint: Option<&str>,
+        update_endpoint: Option<&str>,
+        graph_store: Option<&str>,
+        user: Option<String>,
+        password: Option<String>,
+        token: Option<String>,
+        timeout: f64,
+        base: Option<String>,
+        session_template: Option<String>,
+    ) -> PyResult<Self> {
+        let request = SchemeRequest {
+            base,
+            session_template,
+        };
+        if let Some(endpoint) = endpoint {
+            if path.is_some() {
+                return Err(errors::usage("give a path or an endpoint, not both"));
+            }
+            let url = |name: &str, url: &str| {
+                Endpoint::parse(url).map_err(|e| errors::usage(format!("{name}: {e}")))
+            };
+            let credentials = match (user, token) {
+                (Some(_), Some(_)) => return Err(errors::usage("give user or token, not both")),
+                (Some(user), None) => Credentials::Password {
+                    user,
+                    password: password.unwrap_or_default(),
+                },
+                (None, Some(token)) => Credentials::Bearer(token),
+                (None, None) => Credentials::None,
+            };
+            let request_timeout = Duration::try_from_secs_f64(timeout)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    errors::usage(format!(
+                        "timeout={timeout}: give a positive number of seconds"
+                    ))
+                })?;
+            let options = RemoteOptions {
+                query: url("endpoint", endpoint)?,
+                update: update_endpoint
+                    .map(|u| url("update_endpoint", u))
+                    .transpose()?,
+                graph_store: graph_store.map(|u| url("graph_store", u)).transpose()?,
+                credentials,
+                limits: Limits {
+                    request: request_timeout,
+                    ..Limits::default()
+                },
+                basic_over_http: false,
+            };
+            let inner = stored(py.detach(|| HistoryStore::connect(options, &request)))?;
+            return Ok(Self { inner });
+        }
+        let inner = match path {
+            None => stored(py.detach(|| HistoryStore::in_memory(&request)))?,
+            Some(path) => {
+                std::fs::create_dir_all(&path).map_err(|e| {
+                    errors::raise::<errors::StoreError>(
+                        format!("cannot create store directory {}: {e}", path.display()),
+                        &Location::default(),
+                        Vec::new(),
+                    )
+                })?;
+                stored(py.detach(|| HistoryStore::open(&path, &request)))?
+            }
+        };
+        Ok(Self { inner })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Store({:?})", self.inner.location())
+    }
+
+    /// Checks, maps and stores documents: paths (files, directories of ``.json`` and
+    /// ``.jsonl``), PGM-IHI documents as dicts, or histories in another format
+    /// (``from_="langchain"``, ``"openai-chat"``, ``"auto"``...). A stored session with
+    /// the same id is replaced. A refused document raises ``ValidationError`` (or
+    /// ``ConversionError``) after the others are stored, unless ``strict=False``: the
+    /// summary's ``refused`` then lists it.
+    #[pyo3(signature = (sources, *, from_ = "pgm-ihi", lenient = false, strict = true, session_id = None))]
+    fn ingest(
+        &self,
+        py: Python<'_>,
+        sources: &Bound<'_, PyAny>,
+        from_: &str,
+        lenient: bool,
+        strict: bool,
+        session_id: Option<String>,
+    ) -> PyResult<IngestReport> {
+        let inputs = Inputs::read(sources)?;
+        let check = CheckOptions { lenient };
+        let store = &self.inner;
+        let (summary, diagnostics) = if from_ == "pgm-ihi" {
+            py.detach(|| run_ingest(store, check, inputs.into_documents()))
+        } else {
+            let choice = documents::choice(from_)?;
+            let options = documents::import_options(session_id, None, None)?;
+            let histories = py.detach(|| documents::convert_inputs(&inputs, choice, &options))?;
+            let converted = histories
+                .into_iter()
+                .enumerate()
+                .map(|(index, history)| {
+                    let value =
+                        serde_json::to_value(history).map_err(|e| errors::usage(e.to_string()))?;
+                    Ok(InputDocument {
+                        origin: ihigraph::read::Origin {
+                            name: format!("<converted {}>", index + 1),
+                            line: None,
+                        },
+                        value: Ok(value),
+                    })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            py.detach(|| run_ingest(store, check, converted))
+        };
+        let summary = summary.map_err(|error| errors::ingest_error(&error))?;
+        let report = IngestReport::new(&summary, diagnostics);
+        if let Some(refusal) = summary.refused.first().filter(|_| strict) {
+            return Err(errors::refused(
+                &format!(
+                    "{} document(s) refused, {} session(s) stored",
+                    summary.refused.len(),
+                    summary.sessions
+                ),
+                Some(&refusal.origin.name),
+                refusal.origin.line,
+                std::slice::from_ref(&refusal.error),
+            ));
+        }
+        Ok(report)
+    }
+
+    /// The ids of the stored sessions, sorted.
+    fn sessions(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let mut ids: Vec<String> = stored(py.detach(|| self.inner.sessions()))?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// Runs a canned query (``ihigraph queries`` lists them) with its parameters as
+    /// keywords, and gives its rows as dicts; ``terms=True`` gives pyoxigraph terms.
+    #[pyo3(signature = (name, *, terms = false, **params))]
+    fn query(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        terms: bool,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let canned = CannedQuery::named(name).map_err(|e| errors::store_error(&e.into()))?;
+        let mut arguments = Arguments::new();
+        if let Some(params) = params {
+            for (key, value) in params.iter() {
+                let key: String = key.extract()?;
+                let text = if value.is_instance_of::<pyo3::types::PyBool>() {
+                    return Err(errors::usage(format!(
+                        "{key}: a bool is no query parameter"
+                    )));
+                } else {
+                    value.str()?.to_string()
+                };
+                arguments = arguments.raw(key.as_str(), text.as_str());
+            }
+        }
+        let store = &self.inner;
+        let answer = py.detach(|| -> PyResult<Answer> {
+            let results = stored(store.run(canned, &arguments))?;
+            terms::read_answer(results).map_err(query_failed)
+        })?;
+        wrap_terms(py, terms::answer_to_python(py, answer, terms)?, terms)
+    }
+
+    /// Runs a SPARQL query: rows as dicts (SELECT), a bool (ASK), or triples (CONSTRUCT,
+    /// DESCRIBE); ``terms=True`` gives pyoxigraph terms instead of plain values.
+    #[pyo3(signature = (query, *, terms = false))]
+    fn sparql(&self, py: Python<'_>, query: &str, terms: bool) -> PyResult<Py<PyAny>> {
+        let store = &self.inner;
+        let answer = py.detach(|| -> PyResult<Answer> {
+            let results = stored(store.query(query))?;
+            terms::read_answer(results).map_err(query_failed)
+        })?;
+        wrap_terms(py, terms::answer_to_python(py, answer, terms)?, terms)
+    }
+
+    /// Runs a SPARQL update (it may change sessions: their digests are dropped with them).
+    fn update(&self, py: Python<'_>, update: &str) -> PyResult<()> {
+        stored(py.detach(|| self.inner.update(update)))
+    }
+
+    /// A session back as its PGM-IHI document (a dict).
+    fn history(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
+        let history = stored(py.detach(|| self.inner.history(session)))?;
+        let value = serde_json::to_value(&history).map_err(|e| errors::usage(e.to_string()))?;
+        to_python(py, &value)
+    }
+
+    /// The store, or one session, as text: ``trig``, ``nquads``, ``turtle``, ``jsonld``,
+    /// or ``pgm-ihi`` (a list of PGM-IHI documents as dicts).
+    #[pyo3(signature = (format = "trig", *, session = None))]
+    fn export(&self, py: Python<'_>, format: &str, session: Option<&str>) -> PyResult<Py<PyAny>> {
+        let format = match format {
+            "trig" => ExportFormat::TriG,
+            "nquads" => ExportFormat::NQuads,
+            "turtle" => ExportFormat::Turtle,
+            "jsonld" => ExportFormat::JsonLd,
+            "pgm-ihi" => return self.documents(py, session),
+            other => {
+                return Err(errors::usage(format!(
+                    "format={other:?}: expected trig, nquads, turtle, jsonld or pgm-ihi"
+                )));
+            }
+        };
+        let mut bytes = Vec::new();
+        stored(py.detach(|| self.inner.export(&mut bytes, format, session)))?;
+        let text = String::from_utf8(bytes).map_err(|e| errors::usage(e.to_string()))?;
+        Ok(text.into_pyobject(py)?.into_any().unbind())
+    }
+
+    /// Appends one turn (a dict with ``Role``, ``PRCPrompt``, ``BKNResponse``...) to a
+    /// session; a last turn awaiting its response is completed in place. ``create`` (a
+    /// dict of ``MInstanceID``, ``UEnvironmentID``, and ``DataXMData`` or ``DataID`` and
+    /// ``SourceAIM``) starts a new session. Gives what was done as a dict.
+    #[pyo3(signature = (session, turn, *, create = None, lenient = false))]
+    fn append(
+        &self,
+        py: Python<'_>,
+        session: &str,
+        turn: &Bound<'_, PyAny>,
+        create: Option<&Bound<'_, PyDict>>,
+        lenient: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let turn = values::from_python(turn)?;
+        let create = create.map(new_session).transpose()?;
+        let options = CheckOptions { lenient };
+        let outcome = py
+            .detach(|| append_turn(&self.inner, session, &turn, create.as_ref(), options))
+            .map_err(|error| errors::ingest_error(&error))?;
+        let dict = PyDict::new(py);
+        dict.set_item("created", outcome.created)?;
+        dict.set_item("completed", outcome.completed)?;
+        dict.set_item("turn_count", outcome.turn_count)?;
+        let warnings: Vec<String> = outcome.warnings.iter().map(ToString::to_string).collect();
+        dict.set_item("warnings", warnings)?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// Deletes a session, the memory made from it alone, and its fingerprint record, and
+    /// gives the receipt (``mentions_left == 0``: nothing in the store names it any more).
+    /// ``dry_run`` tells what would go; ``with_branches`` deletes the sessions forked
+    /// from it too (a list of receipts then).
+    #[pyo3(signature = (session, *, dry_run = false, with_branches = false))]
+    fn delete(
+        &self,
+        py: Python<'_>,
+        session: &str,
+        dry_run: bool,
+        with_branches: bool,
+    ) -> PyResult<Py<PyAny>> {
+        let store = &self.inner;
+        if with_branches {
+            let receipts = py
+                .detach(|| delete_session_and_branches(store, session, dry_run))
+                .map_err(|e| errors::memory_error(&e))?;
+            let list = PyList::empty(py);
+            for receipt in &receipts {
+                list.append(receipt_dict(py, receipt)?)?;
+            }
+            return Ok(list.into_any().unbind());
+        }
+        let receipt = py
+            .detach(|| delete_session(store, session, dry_run))
+            .map_err(|e| errors::memory_error(&e))?;
+        Ok(receipt_dict(py, &receipt)?.into_any().unbind())
+    }
+
+    /// Context for the next model call of a session, within ``budget`` tokens, in a
+    /// provider's request shape (``openai-chat``, ``openai-responses``, ``anthropic``,
+    /// ``gemini``): a dict with ``request`` (to send as is, with the model and tools
+    /// added), ``tokens``, ``turns``, ``omitted``...
+    #[pyo3(signature = (session, budget = 8000, *, format = "openai-chat", tokenizer = None,
+        system = "keep", until = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn context(
+        &self,
+        py: Python<'_>,
+        session: &str,
+        budget: usize,
+        format: &str,
+        tokenizer: Option<&str>,
+        system: &str,
+        until: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
+        let options = ContextOptions {
+            budget,
+            format: format
+                .parse::<ContextFormat>()
+                .map_err(|e| errors::usage(format!("format: {e}")))?,
+            tokenizer: tokenizer
+                .map(|name| name.parse::<Tokenizer>())
+                .transpose()
+                .map_err(|e| errors::usage(format!("tokenizer: {e}")))?,
+            system: match system {
+                "keep" => SystemPrompt::Keep,
+                "drop" => SystemPrompt::Drop,
+                other => {
+                    return Err(errors::usage(format!(
+                        "system={other:?}: expected keep or drop"
+                    )));
+                }
+            },
+            until,
+        };
+        let context = py
+            .detach(|| session_context(&self.inner, session, &options))
+            .map_err(|e| errors::context_error(&e))?;
+        let dict = PyDict::new(py);
+        dict.set_item("request", to_python(py, &context.request)?)?;
+        dict.set_item("format", context.format.name())?;
+        dict.set_item("tokenizer", context.tokenizer.to_string())?;
+        dict.set_item("tokens", context.tokens)?;
+        dict.set_item("budget", context.budget)?;
+        dict.set_item("turns", context.turns)?;
+        dict.set_item("awaiting", context.awaiting)?;
+        dict.set_item("turns_available", context.turns_available)?;
+        let omitted: Vec<(String, String, String)> = context
+            .omitted
+            .into_iter()
+            .map(|o| (o.turn, o.pointer, o.what))
+            .collect();
+        dict.set_item("omitted", omitted)?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// Remembers a fact, decision or lesson drawn from a turn of a session (its
+    /// provenance); the same kind and text again adds a source. Gives the item's id.
+    #[pyo3(signature = (session, turn, text, *, kind = "fact", valid_from = None, valid_until = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn remember(
+        &self,
+        py: Python<'_>,
+        session: String,
+        turn: u64,
+        text: String,
+        kind: &str,
+        valid_from: Option<&str>,
+        valid_until: Option<&str>,
+    ) -> PyResult<String> {
+        let request = Remember {
+            session,
+            turn,
+            kind: memory_kind(kind)?,
+            text,
+            valid_from: valid_from.map(|t| time("valid_from", t)).transpose()?,
+            valid_until: valid_until.map(|t| time("valid_until", t)).transpose()?,
+        };
+        let item = py
+            .detach(|| remember(&self.inner, &request, DateTime::now()))
+            .map_err(|e| errors::memory_error(&e))?;
+        Ok(item.id)
+    }
+
+    /// The memory items (rows as dicts), of one session or kind, valid ``at`` a time.
+    #[pyo3(signature = (*, session = None, kind = None, at = None))]
+    fn memory(
+        &self,
+        py: Python<'_>,
+        session: Option<&str>,
+        kind: Option<&str>,
+        at: Option<&str>,
+    ) -> PyResult<Py<PyAny>> {
+        let mut arguments = memories_arguments(session, kind.map(memory_kind).transpose()?);
+        if let Some(at) = at {
+            arguments = arguments.date_time("at", time("at", at)?);
+        }
+        let answer = py.detach(|| -> PyResult<Answer> {
+            let results = stored(self.inner.run(&MEMORIES, &arguments))?;
+            terms::read_answer(results).map_err(query_failed)
+        })?;
+        terms::answer_to_python(py, answer, false)
+    }
+
+    /// Forgets a memory item (by its id); gives its IRI.
+    fn forget(&self, py: Python<'_>, item: &str) -> PyResult<String> {
+        let node = py
+            .detach(|| forget(&self.inner, item))
+            .map_err(|e| errors::memory_error(&e))?;
+        Ok(node.into_string())
+    }
+
+    /// The report: one self-contained HTML page, written to ``path`` when given, and
+    /// given back as text.
+    #[pyo3(signature = (path = None, *, since = None, until = None, sessions = Vec::new()))]
+    fn report(
+        &self,
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        since: Option<&str>,
+        until: Option<&str>,
+        sessions: Vec<String>,
+    ) -> PyResult<String> {
+        let options = ReportOptions {
+            since: since.map(|t| time("since", t)).transpose()?,
+            until: until.map(|t| time("until", t)).transpose()?,
+            sessions,
+        };
+        let page = py
+            .detach(|| report(&self.inner, &options))
+            .map_err(|e| errors::report_error(&e))?;
+        if let Some(path) = path {
+            std::fs::write(&path, &page).map_err(|e| {
+                errors::raise::<errors::IhigraphError>(
+                    format!("cannot write {}: {e}", path.display()),
+                    &Location::default(),
+                    Vec::new(),
+                )
+            })?;
+        }
+        Ok(page)
+    }
+
+    /// The fingerprints (SHA-256 of the RDFC-1.0 canonical N-Quads) of sessions, all
+    /// when none are named: ``{session: digest}``; ``record=True`` records them.
+    #[pyo3(signature = (sessions = None, *, record = false))]
+    fn hash(
+        &self,
+        py: Python<'_>,
+        sessions: Option<Vec<String>>,
+        record: bool,
+    ) -> PyResult<Vec<(String, String)>> {
+        let store = &self.inner;
+        py.detach(|| {
+            let sessions: Vec<(String, oxrdf::NamedNode)> = match sessions {
+                None => stored(store.sessions())?,
+                Some(ids) => ids
+                    .into_iter()
+                    .map(|id| {
+                        let graph = store.scheme().session_graph(&id);
+                        (id, graph)
+                    })
+                    .collect(),
+            };
+            let prints = stored(fingerprint_sessions(store, &sessions, &|_, _| {}))?;
+            if let Some(((id, _), _)) = sessions.iter().zip(&prints).find(|(_, p)| p.quads == 0) {
+                return Err(errors::store_error(&ihigraph::StoreError::UnknownSession {
+                    session_id: id.clone(),
+                }));
+            }
+            let digests = sessions
+                .iter()
+                .zip(&prints)
+                .map(|((id, _), print)| (id.clone(), print.digest.clone()))
+                .collect();
+            if record {
+                let taken = sessions
+                    .into_iter()
+                    .zip(prints)
+                    .map(|((id, graph), print)| (id, graph, print))
+                    .collect();
+                stored(store.record_taken(taken))?;
+            }
+            Ok(digests)
+        })
+    }
+
+    /// Checks that the store still holds what was written: every session's fingerprint
+    /// taken again and compared with its record. Gives ``{session: status}``, where
+    /// status is ``intact``, ``changed``, ``unrecorded``, ``moved``, ``missing``...
+    #[pyo3(signature = (sessions = Vec::new()))]
+    fn verify(&self, py: Python<'_>, sessions: Vec<String>) -> PyResult<Vec<(String, String)>> {
+        let report = py
+            .detach(|| verify(&self.inner, &sessions, &|_, _| {}))
+            .map_err(|e| errors::integrity_error(&e))?;
+        Ok(report
+            .checks
+            .iter()
+            .map(|check| {
+                let status = match &check.status {
+                    Found::Intact => "intact",
+                    Found::Changed { .. } => "changed",
+                    Found::Unrecorded { .. } => "unrecorded",
+                    Found::Moved { .. } => "moved",
+                    Found::Missing { .. } => "missing",
+                    Found::OnlyIn { .. } => "only-in",
+                    Found::Differs { .. } => "differs",
+                    #[allow(unreachable_patterns)]
+                    _ => "other",
+                };
+                (check.session_id.clone(), status.to_owned())
+            })
+            .collect())
+    }
+
+    /// The number of stored sessions.
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        stored(py.detach(|| self.inner.session_count()))
+    }
+
+    /// Whether a session is stored.
+    fn __contains__(&self, py: Python<'_>, session: &str) -> PyResult<bool> {
+        let rows = py.detach(|| -> PyResult<bool> {
+            let results = stored(self.inner.run(&SESSIONS, &Arguments::new()))?;
+            let Answer::Rows(rows) = terms::read_answer(results).map_err(query_failed)? else {
+                return Ok(false);
+            };
+            Ok(rows.iter().any(|row| {
+                row.iter()
+                    .any(|(name, term)| name == "session" && term_text(term) == session)
+            }))
+        })?;
+        Ok(rows)
+    }
+
+    /// Puts a JSON object under ``namespace`` (a tuple of labels) and ``key`` as a keyed
+    /// memory item, replacing the one there; ``session`` and ``turn`` name the turn it
+    /// was derived from, ``ttl`` (seconds) how long it lives after it is put or
+    /// refreshed.
+    #[pyo3(signature = (namespace, key, value, *, session = None, turn = None, ttl = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn put_item(
+        &self,
+        py: Python<'_>,
+        namespace: Vec<String>,
+        key: &str,
+        value: &Bound<'_, PyAny>,
+        session: Option<&str>,
+        turn: Option<u64>,
+        ttl: Option<f64>,
+    ) -> PyResult<()> {
+        let value = values::from_python(value)?;
+        let source = match (session, turn) {
+            (Some(session), Some(turn)) => Some((session, turn)),
+            (None, None) => None,
+            _ => return Err(errors::usage("give session and turn together")),
+        };
+        let put = PutItem {
+            namespace: &namespace,
+            key,
+            value: &value,
+            source,
+            ttl: ttl.map(seconds).transpose()?,
+        };
+        py.detach(|| put_item(&self.inner, &put, utc_now()))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// Moves the expiry of the keyed item under ``namespace`` and ``key`` to now plus its
+    /// time to live; whether it has one.
+    fn refresh_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
+        py.detach(|| refresh_item(&self.inner, &namespace, key, utc_now()))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// Deletes the keyed item under ``namespace`` and ``key``; whether there was one.
+    fn delete_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
+        py.detach(|| delete_item(&self.inner, &namespace, key))
+            .map_err(|e| errors::memory_error(&e))
+    }
+
+    /// The keyed items whose namespace starts with ``prefix``, by namespace and key, as
+    /// dicts (``namespace`` a tuple, ``value``, ``created``, ``updated``, ``expires``,
+    /// ``session``, ``turn``); with ``at`` (RFC 3339), only those not expired then.
+    #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
+    fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
+        let at = at.map(|t| time("at", t)).transpose()?;
+        let items = py
+            .detach(|| keyed_items(&self.inner, &prefix, at))
+            .map_err(|e| errors::memory_error(&e))?;
+        let list = PyList::empty(py);
+        for item in &items {
+            let dict = PyDict::new(py);
+            dict.set_item("namespace", pyo3::types::PyTuple::new(py, &item.namespace)?)?;
+            dict.set_item("key", &item.key)?;
+            dict.set_item("value", to_python(py, &item.value)?)?;
+            dict.set_item("created", item.created.to_string())?;
+            dict.set_item("updated", item.updated.to_string())?;
+            dict.set_item("expires", item.expires.map(|t| t.to_string()))?;
+            dict.set_item(
+                "ttl",
+                item.ttl
+                    .and_then(|t| t.as_seconds().to_string().parse::<f64>().ok()),
+            )?;
+            dict.set_item("session", &item.session)?;
+            dict.set_item("turn", item.turn)?;
+            list.append(dict)?;
+        }
+        Ok(list.into_any().unbind())
+    }
+
+    /// The messages of a LangChain chat history kept in session ``session`` (dicts of
+    /// ``messages_to_dict``), oldest first; an empty list when there is no such session.
+    fn chat_messages(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
+        let messages = py.detach(|| crate::chat::read_messages(&self.inner, session))?;
+        to_python(py, &serde_json::Value::Array(messages))
+    }
+
+    /// Stores ``messages`` (dicts of ``messages_to_dict``) as the whole LangChain chat
+    /// history of session ``session``: each AI message one turn, the messages before it
+    /// its prompt. An empty list deletes the session.
+    fn set_chat_messages(
+        &self,
+        py: Python<'_>,
+        session: &str,
+        messages: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let messages = values::from_python(messages)?;
+        py.detach(|| crate::chat::write_messages(&self.inner, session, messages))
+    }
+
+    /// Appends ``messages`` to the LangChain chat history of session ``session``.
+    fn add_chat_messages(
+        &self,
+        py: Python<'_>,
+        session: &str,
+        messages: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let added = values::from_python(messages)?;
+        py.detach(|| {
+            let mut messages = crate::chat::read_messages(&self.inner, session)?;
+            if let serde_json::Value::Array(added) = added {
+                messages.extend(added);
+            } else {
+                return Err(errors::usage("messages: expected a list of message dicts"));
+            }
+            crate::chat::write_messages(&self.inner, session, serde_json::Value::Array(messages))
+        })
+    }
+}
+
+impl PyStore {
+    fn documents(&self, py: Python<'_>, session: Option<&str>) -> PyResult<Py<PyAny>> {
+        let ids = match session {
+            Some(id) => vec![id.to_owned()],
+            None => self.sessions(py)?,
+        };
+        let list = PyList::empty(py);
+        for id in &ids {
+            list.append(self.history(py, id)?)?;
+        }
+        Ok(list.into_any().unbind())
+    }
+}
+
+fn run_ingest(
+    store: &HistoryStore,
+    check: CheckOptions,
+    documents: Vec<InputDocument>,
+) -> (
+    Result<IngestSummary, ihigraph::IngestError>,
+    Vec<PyDiagnostic>,
+) {
+    let mut diagnostics = Vec::new();
+    let summary = Ingest::new(store).check(check).run(documents, |event| {
+        if let IngestEvent::Prepared(document) = event {
+            for diagnostic in &document.diagnostics {
+                diagnostics.push(PyDiagnostic::new(
+                    diagnostic,
+                    Some(&document.origin.name),
+                    document.origin.line,
+                ));
+            }
+        }
+    });
+    (summary, diagnostics)
+}
+
+/// What an ingest did: sessions stored (``replaced`` and ``unchanged`` among them),
+/// turns, quads, and every diagnostic (``refused``: the errors that refused documents).
+#[pyclass(module = "ihigraph", frozen, get_all)]
+pub struct IngestReport {
+    /// Sessions stored (new, replaced or unchanged).
+    pub sessions: usize,
+    /// Of which replaced an earlier version.
+    pub replaced: usize,
+    /// Of which were stored already with the very same quads.
+    pub unchanged: usize,
+    /// Turns of the sessions stored.
+    pub turns: usize,
+    /// Quads of the sessions stored.
+    pub quads: usize,
+    /// Every diagnostic, warnings included.
+    pub diagnostics: Vec<PyDiagnostic>,
+    /// The first error of each refused document.
+    pub refused: Vec<PyDiagnostic>,
+}
+
+impl IngestReport {
+    fn new(summary: &IngestSummary, diagnostics: Vec<PyDiagnostic>) -> Self {
+        Self {
+            sessions: summary.sessions,
+            replaced: summary.replaced,
+            unchanged: summary.unchanged,
+            turns: summary.turns,
+            quads: summary.quads,
+            diagnostics,
+            refused: summary
+                .refused
+                .iter()
+                .map(|r| PyDiagnostic::new(&r.error, Some(&r.origin.name), r.origin.line))
+                .collect(),
+        }
+    }
+}
+
+#[pymethods]
+impl IngestReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "IngestReport(sessions={}, replaced={}, unchanged={}, turns={}, quads={}, refused={})",
+            self.sessions,
+            self.replaced,
+            self.unchanged,
+            self.turns,
+            self.quads,
+            self.refused.len()
+        )
+    }
+}
+
+fn wrap_terms(py: Python<'_>, value: Py<PyAny>, terms: bool) -> PyResult<Py<PyAny>> {
+    if !terms {
+        return Ok(value);
+    }
+    // pyoxigraph terms are built in Python (ihigraph/terms.py), where the package lives.
+    Ok(py
+        .import("ihigraph.terms")?
+        .call_method1("to_pyoxigraph", (value,))?
+        .unbind())
+}
+
+fn query_failed(message: String) -> PyErr {
+    errors::raise::<errors::QueryError>(message, &Location::default(), Vec::new())
+}
+
+fn term_text(term: &oxrdf::Term) -> &str {
+    match term {
+        oxrdf::Term::Literal(literal) => literal.value(),
+        oxrdf::Term::NamedNode(node) => node.as_str(),
+        _ => "",
+    }
+}
+
+fn memory_kind(name: &str) -> PyResult<MemoryKind> {
+    name.parse::<MemoryKind>()
+        .map_err(|e| errors::usage(format!("kind: {e}")))
+}
+
+fn time(name: &str, text: &str) -> PyResult<DateTime> {
+    parse_date_time(text).ok_or_else(|| {
+        errors::usage(format!(
+            "{name}={text:?} is not a time (expected RFC 3339, 2026-03-14T08:00:00Z, or a date, 2026-03-14)"
+        ))
+    })
+}
+
+/// Now, in UTC with its zone written (`DateTime::now` has none): keyed items' times are
+/// compared with times that have one, and Python reads them as aware datetimes.
+fn utc_now() -> DateTime {
+    let now = DateTime::now();
+    if now.timezone_offset().is_some() {
+        return now;
+    }
+    format!("{now}Z").parse().unwrap_or(now)
+}
+
+/// A number of seconds as a duration: positive, and to the millisecond.
+fn seconds(value: f64) -> PyResult<oxsdatatypes::DayTimeDuration> {
+    if !(value.is_finite() && value > 0.0 && value < 1e12) {
+        return Err(errors::usage(format!(
+            "ttl={value}: give a positive number of seconds"
+        )));
+    }
+    let millis = (value * 1000.0).round() as i64;
+    format!("PT{}.{:03}S", millis / 1000, millis % 1000)
+        .parse()
+        .map_err(|_| errors::usage(format!("ttl={value}: not a duration")))
+}
+
+fn new_session(create: &Bound<'_, PyDict>) -> PyResult<NewSession> {
+    let text = |key: &str| -> PyResult<String> {
+        create
+            .get_item(key)?
+            .ok_or_else(|| errors::usage(format!("create: needs {key}")))?
+            .extract()
+    };
+    let metadata = match create.get_item("DataXMData")? {
+        Some(metadata) => values::from_python(&metadata)?,
+        None => NewSession::minimal_metadata(&text("DataID")?, &text("SourceAIM")?),
+    };
+    Ok(NewSession {
+        m_instance_id: text("MInstanceID")?,
+        u_environment_id: text("UEnvironmentID")?,
+        data_exchange_metadata: metadata,
+    })
+}
+
+fn receipt_dict<'py>(py: Python<'py>, receipt: &DeletionReceipt) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("session_id", &receipt.session_id)?;
+    dict.set_item("graph", receipt.graph.as_str())?;
+    dict.set_item("graph_triples", receipt.graph_triples)?;
+    dict.set_item("items_removed", &receipt.items_removed)?;
+    dict.set_item("items_unlinked", &receipt.items_unlinked)?;
+    dict.set_item("memory_triples", receipt.memory_triples)?;
+    dict.set_item("fingerprint_triples", receipt.fingerprint_triples)?;
+    dict.set_item("branches_kept", &receipt.branches_kept)?;
+    dict.set_item("branch_link_triples", receipt.branch_link_triples)?;
+    dict.set_item("iris_checked", receipt.iris_checked)?;
+    dict.set_item("mentions_left", receipt.mentions_left)?;
+    dict.set_item("dry_run", receipt.dry_run)?;
+    Ok(dict)
+}

@@ -1,0 +1,232 @@
+"""The Store API: each call against what the library (and the command) gives."""
+
+import copy
+import os
+import threading
+import time
+
+import pytest
+
+import ihigraph
+from conftest import EXAMPLES
+
+
+def test_ingest_paths_and_sessions(store):
+    report = store.ingest(EXAMPLES)
+    assert (report.sessions, report.replaced, report.refused) == (4, 0, [])
+    assert report.turns == 4 + 4 + 4 + 4 or report.turns > 0
+    assert store.sessions() == sorted(
+        ["abc", "research-rag-memory", "support-2026-0117-fr", "trip-kyoto-2026"]
+    )
+    assert len(store) == 4
+    assert "abc" in store and "nope" not in store
+    again = store.ingest(EXAMPLES)
+    assert again.unchanged == 4
+
+
+def test_ingest_documents_and_history_round_trip(store, trip):
+    report = store.ingest(trip)
+    assert report.sessions == 1 and report.turns == trip["TurnCount"]
+    back = store.history("trip-kyoto-2026")
+    assert back["Turns"] == trip["Turns"]
+    assert back["SessionID"] == trip["SessionID"]
+
+
+def test_ingest_refused_document_raises_with_pointer(store, trip):
+    broken = copy.deepcopy(trip)
+    broken["Turns"][1]["Role"] = "Robot"
+    with pytest.raises(ihigraph.ValidationError) as raised:
+        store.ingest([broken, EXAMPLES / "code-review-abc.json"])
+    error = raised.value
+    assert error.pointer == "/Turns/1/Role"
+    assert error.file == "<document 1>"
+    assert "Robot" in error.message or "Role" in error.message
+    assert error.diagnostics and error.diagnostics[0].pointer == "/Turns/1/Role"
+    assert isinstance(error, ihigraph.IhigraphError)
+    # The valid document went in all the same.
+    assert store.sessions() == ["abc"]
+
+
+def test_ingest_not_strict_lists_refusals(store, trip):
+    broken = copy.deepcopy(trip)
+    del broken["Turns"][0]["PRCPrompt"]
+    report = store.ingest(broken, strict=False)
+    assert report.sessions == 0
+    [refusal] = report.refused
+    assert refusal.is_error and refusal.pointer.startswith("/Turns/0")
+
+
+def test_syntax_error_has_line_and_column(store, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{\n  "Header": "PGM-IHI-V1.0",\n  oops\n}\n')
+    with pytest.raises(ihigraph.ValidationError) as raised:
+        store.ingest(path)
+    assert (raised.value.file, raised.value.line, raised.value.column) == (str(path), 3, 3)
+
+
+def test_validate_gives_diagnostics_with_places(trip):
+    assert ihigraph.validate(trip) == []
+    broken = copy.deepcopy(trip)
+    broken["TurnCount"] = 7
+    found = ihigraph.validate([broken, EXAMPLES])
+    assert [d.pointer for d in found if d.is_error] == ["/TurnCount"]
+    [diagnostic] = [d for d in found if d.is_error]
+    assert diagnostic.file == "<document 1>" and diagnostic.severity == "error"
+    assert "/TurnCount" in str(diagnostic) and "Diagnostic(" in repr(diagnostic)
+
+
+def test_convert_and_ingest_foreign_formats(store):
+    chat = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "2+2?"},
+        {"role": "assistant", "content": "4"},
+    ]
+    [document] = ihigraph.convert(chat, from_="openai-chat", session_id="sum")
+    assert document["SessionID"] == "sum" and document["TurnCount"] == 1
+    assert ihigraph.validate(document) == []
+    report = store.ingest(chat, from_="auto", session_id="sum")
+    assert report.sessions == 1
+    assert store.history("sum")["Turns"] == document["Turns"]
+
+
+def test_convert_refusal_says_where():
+    with pytest.raises(ihigraph.ConversionError) as raised:
+        ihigraph.convert([{"type": "human", "data": {}}], from_="langchain")
+    assert raised.value.pointer == "/0/data/content"
+    with pytest.raises(ValueError, match="no such format"):
+        ihigraph.convert([], from_="nope")
+
+
+def test_canned_queries_rows_as_dicts(examples):
+    rows = examples.query("recent-turns", session="abc", n=3)
+    assert [row["turnIndex"] for row in rows] == [3, 2, 1]
+    assert {row["role"] for row in rows} <= {"A-User", "H-User", "BKN"}
+    sessions = examples.query("sessions")
+    assert sorted(row["session"] for row in sessions) == examples.sessions()
+    with pytest.raises(ihigraph.QueryError, match="no-such"):
+        examples.query("no-such")
+    with pytest.raises(ihigraph.QueryError):
+        examples.query("recent-turns", session="abc", n="many")
+
+
+def test_sparql_plain_values_and_pyoxigraph_terms(examples):
+    query = """
+        PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
+        SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }
+    """
+    [row] = examples.sparql(query)
+    assert isinstance(row["n"], int) and row["n"] > 100
+    pyoxigraph = pytest.importorskip("pyoxigraph")
+    [row] = examples.sparql(query, terms=True)
+    assert isinstance(row["n"], pyoxigraph.Literal)
+    assert row["n"].datatype == pyoxigraph.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+    assert examples.sparql("ASK { GRAPH ?g { ?s ?p ?o } }") is True
+    triples = examples.sparql("CONSTRUCT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT 2")
+    assert len(triples) == 2 and len(triples[0]) == 3
+    with pytest.raises(ihigraph.QueryError):
+        examples.sparql("SELECT WHERE {")
+
+
+def test_export_formats(examples):
+    trig = examples.export("nquads", session="abc")
+    assert trig.count("\n") > 50 and "abc" in trig
+    [document] = examples.export("pgm-ihi", session="abc")
+    assert document["SessionID"] == "abc"
+    assert len(examples.export("pgm-ihi")) == 4
+    with pytest.raises(ValueError, match="expected trig"):
+        examples.export("csv")
+
+
+def test_append_and_context(store, trip):
+    create = {
+        "MInstanceID": trip["MInstanceID"],
+        "UEnvironmentID": trip["UEnvironmentID"],
+        "DataID": "appended",
+        "SourceAIM": "tests",
+    }
+    outcome = store.append("kyoto", trip["Turns"][0], create=create)
+    assert outcome["created"] and outcome["turn_count"] == 1
+    outcome = store.append("kyoto", trip["Turns"][1])
+    assert not outcome["created"] and outcome["turn_count"] == 2
+    assert store.history("kyoto")["Turns"] == trip["Turns"][:2]
+    context = store.context("kyoto", 4000, format="anthropic")
+    assert context["format"] == "anthropic" and context["budget"] == 4000
+    assert context["turns"] == ["0", "1"] and 0 < context["tokens"] <= 4000
+    assert context["request"]["messages"][0]["role"] == "user"
+    with pytest.raises(ihigraph.ValidationError) as raised:
+        store.append("kyoto", {"Role": "Robot"})
+    assert raised.value.pointer.startswith("/Turns/2")
+    with pytest.raises(ihigraph.NotFoundError):
+        store.context("nowhere", 4000)
+    with pytest.raises(ihigraph.IhigraphError, match="too small"):
+        store.context("kyoto", 3)
+
+
+def test_memory_with_provenance_and_delete_receipt(examples):
+    item = examples.remember("abc", 1, "CI runs with MIX_ENV=ci", kind="fact")
+    [row] = examples.memory(session="abc")
+    assert row["text"] == "CI runs with MIX_ENV=ci" and row["id"] == item
+    assert examples.forget(item).endswith(item)
+    assert examples.memory() == []
+    again = examples.remember("abc", 1, "a lesson", kind="lesson")
+    receipt = examples.delete("abc", dry_run=True)
+    assert receipt["dry_run"] and again in receipt["items_removed"]
+    assert "abc" in examples.sessions()
+    receipt = examples.delete("abc")
+    assert receipt["mentions_left"] == 0 and receipt["graph_triples"] > 0
+    assert "abc" not in examples.sessions() and examples.memory() == []
+    with pytest.raises(ihigraph.NotFoundError):
+        examples.remember("trip-kyoto-2026", 99, "x")
+
+
+def test_report_hash_and_verify(examples, tmp_path):
+    page = examples.report(tmp_path / "report.html", sessions=["abc"])
+    assert page.startswith("<!DOCTYPE html>")
+    assert (tmp_path / "report.html").read_text() == page
+    digests = dict(examples.hash())
+    assert set(digests) == set(examples.sessions())
+    assert all(len(d) == 64 for d in digests.values())
+    assert dict(examples.verify()) == {s: "intact" for s in examples.sessions()}
+    graph = examples.delete("trip-kyoto-2026", dry_run=True)["graph"]
+    examples.update(f'INSERT DATA {{ GRAPH <{graph}> {{ <urn:x> <urn:y> "added" }} }}')
+    assert dict(examples.verify(["trip-kyoto-2026"]))["trip-kyoto-2026"] == "changed"
+    with pytest.raises(ihigraph.NotFoundError):
+        examples.hash(["nope"])
+
+
+def test_store_on_disk_persists(tmp_path, trip):
+    first = ihigraph.Store(tmp_path / "store")
+    first.ingest(trip)
+    del first
+    reopened = ihigraph.Store(os.fspath(tmp_path / "store"))
+    assert reopened.sessions() == ["trip-kyoto-2026"]
+
+
+def test_values_that_are_not_json_are_refused(store):
+    with pytest.raises(TypeError, match="/Turns/0"):
+        store.ingest({"Turns": [object()]})
+
+
+def test_long_calls_release_the_gil(examples):
+    """A Python thread keeps running in the middle of one long store call: the call has
+    released the GIL (held, the thread could run only before and after it)."""
+    stamps = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            stamps.append(time.perf_counter())
+            time.sleep(0.0005)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    examples.report()
+    end = time.perf_counter()
+    stop.set()
+    thread.join()
+    quarter = (end - start) / 4
+    inside = [t for t in stamps if start + quarter < t < end - quarter]
+    assert end - start > 0.004, "the call is too short to tell"
+    assert inside, f"no tick in the middle of a {end - start:.3f} s call"

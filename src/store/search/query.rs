@@ -15,7 +15,7 @@ use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, TantivyDocument, Term};
 
 /// The most hits one search gives.
-pub const MAX_HITS: usize = 1000;
+pub(super) const MAX_HITS: usize = 1000;
 
 /// How long a snippet is at most, in characters.
 const SNIPPET_CHARS: usize = 160;
@@ -35,7 +35,7 @@ pub struct SearchRequest {
     pub until: Option<String>,
     /// Only these kinds (all, when empty).
     pub kinds: Vec<SearchKind>,
-    /// The most hits to give (at most [`MAX_HITS`]).
+    /// The most hits to give (at most 1,000).
     pub limit: usize,
 }
 

@@ -60,6 +60,8 @@ mod guides {
     struct Remote;
     #[doc = include_str!("../docs/report.md")]
     struct Report;
+    #[doc = include_str!("../docs/search.md")]
+    struct Search;
     #[doc = include_str!("../docs/serving.md")]
     struct Serving;
 }
@@ -69,4 +71,4 @@ pub use crate::ingest::{Ingest, IngestError, IngestEvent, IngestSummary, append_
 pub use crate::model::InteractionHistory;
 pub use crate::query::{Arguments, CannedQuery};
 pub use crate::read::read_documents;
-pub use crate::store::{ExportFormat, HistoryStore, SchemeRequest, StoreError};
+pub use crate::store::{ExportFormat, HistoryStore, SchemeRequest, SearchRequest, StoreError};

@@ -672,6 +672,7 @@ async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
             "recent_turns",
             "remember",
             "search",
+            "search_sessions",
             "sparql_query",
             "tool_usage"
         ]
@@ -728,8 +729,40 @@ async fn check_mcp_tools<S: rmcp::Service<rmcp::RoleClient>>(
         .await
         .unwrap();
     assert!(found.structured_content.unwrap()["count"].as_u64().unwrap() >= 1);
+    check_mcp_search_sessions(client, text, id).await;
     check_mcp_queries(client, docs).await;
     check_mcp_context(client, docs, writes).await;
+}
+
+/// `search_sessions`: ranked hits of one session, of the kinds asked; a mistake in the
+/// call comes back as a tool error.
+async fn check_mcp_search_sessions<S: rmcp::Service<rmcp::RoleClient>>(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, S>,
+    text: &str,
+    id: &str,
+) {
+    let ranked = client
+        .call_tool(tool_call(
+            "search_sessions",
+            &json!({"query": text, "session": id, "kinds": ["prompt", "answer"], "limit": 5}),
+        ))
+        .await
+        .unwrap();
+    let ranked = ranked.structured_content.unwrap();
+    let hits = ranked["hits"].as_array().unwrap();
+    assert!(!hits.is_empty() && hits.len() <= 5, "{ranked}");
+    assert!(
+        hits.iter().all(|hit| hit["session"] == id
+            && ["prompt", "answer"].contains(&hit["kind"].as_str().unwrap()))
+    );
+    let mistaken = client
+        .call_tool(tool_call(
+            "search_sessions",
+            &json!({"query": text, "kinds": ["gossip"]}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(mistaken.is_error, Some(true));
 }
 
 async fn check_mcp_context<S: rmcp::Service<rmcp::RoleClient>>(
@@ -826,6 +859,59 @@ async fn check_mcp_queries<S: rmcp::Service<rmcp::RoleClient>>(
         format!("{:?}", missing.content).contains("session"),
         "{missing:?}"
     );
+}
+
+#[test]
+fn full_text_search_over_rest() {
+    let (server, docs) = served_corpus(&[]);
+    // Written through the server, the index follows: a new session is found, a deleted
+    // one no more.
+    let mut document = docs[0].clone();
+    document["SessionID"] = json!("zeppelin-session");
+    document["Turns"][0]["PRCPrompt"] = json!({"messages": [{"role": "user", "content": "Where did the zeppelin land last night?"}]});
+    assert_eq!(put(&server, &document).status, 201);
+    let found = get(&server.url("/search?q=%22zeppelin+landed%22&kind=prompt&limit=50"));
+    assert_eq!(found.status, 200, "{}", found.body);
+    let found = found.json();
+    let hit = &found["hits"][0];
+    assert_eq!(
+        (&hit["session"], &hit["turn_index"], &hit["kind"]),
+        (&json!("zeppelin-session"), &json!(0), &json!("prompt")),
+        "{found}"
+    );
+    assert!(hit["turn"].as_str().unwrap().ends_with("/turn/0"), "{hit}");
+    // ("landed" found "land": the phrase is matched by word forms too.)
+    assert_eq!(hit["snippet"], "Where did the zeppelin land last night");
+    assert_eq!(hit["highlights"], json!([[14, 22], [23, 27]]));
+    assert_eq!(
+        get(&server.url("/search?q=zeppelin&kind=answer")).json()["count"],
+        0
+    );
+    let other = docs[1]["SessionID"].as_str().unwrap();
+    let narrowed = get(&server.url(&format!("/search?q=zeppelin&session={other}"))).json();
+    assert_eq!(narrowed["count"], 0);
+    let deleted = call(
+        "DELETE",
+        &server.url("/sessions/zeppelin-session"),
+        &[BEARER],
+        None,
+    );
+    assert_eq!(deleted.status, 204);
+    assert_eq!(get(&server.url("/search?q=zeppelin")).json()["count"], 0);
+    for query in [
+        "",
+        "q=",
+        "q=x&kind=gossip",
+        "q=x&since=yesterday",
+        "q=x&role=robot",
+        "q=x&limit=5000",
+        "q=x&colour=red",
+        "q=%22unclosed",
+    ] {
+        let reply = get(&server.url(&format!("/search?{query}")));
+        assert_eq!(reply.status, 400, "{query}: {}", reply.body);
+        assert!(reply.json()["error"].as_str().is_some(), "{query}");
+    }
 }
 
 #[test]

@@ -139,7 +139,9 @@ impl From<StoreError> for ApiError {
             | StoreError::Parameter(_)
             | StoreError::SingleGraphFormat { .. }
             | StoreError::QueryEvaluation(_)
+            | StoreError::SearchQuery { .. }
             | StoreError::UpdateEvaluation(_) => StatusCode::BAD_REQUEST,
+            StoreError::NoSearchIndex { .. } => StatusCode::NOT_IMPLEMENTED,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(_) => StatusCode::BAD_GATEWAY,
             _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -8,6 +8,7 @@ use super::QueryLimits;
 use super::error::chain;
 use super::memory::{MemoryRequest, context_json, context_options, remembered_json};
 use super::rows::json_rows;
+use super::search::{SearchArguments, search_json};
 use crate::query::{
     Arguments, GraphFormat, RECENT_TURNS, ResultsFormat, ResultsShape, SEARCH, SESSIONS,
     TOOL_USAGE, write_results_shaped,
@@ -126,6 +127,31 @@ pub struct Search {
     pub text: String,
     /// Only turns of this session (SessionID).
     pub session: Option<String>,
+}
+
+/// `search_sessions`' arguments.
+#[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+pub struct SearchSessions {
+    /// The words to find, all required: `OR` between two words takes either, `-word`
+    /// leaves texts with it out, "a phrase" in double quotes finds the words side by side,
+    /// `word*` finds words that begin so. Word forms are matched in English, French,
+    /// German and Spanish (deploy finds deployments); Chinese and Japanese by their
+    /// characters.
+    pub query: String,
+    /// Only this session (SessionID).
+    pub session: Option<String>,
+    /// Only turns of this role: H-User, A-User or BKN.
+    pub role: Option<String>,
+    /// Only texts at or after this time (RFC 3339, or a date).
+    pub since: Option<String>,
+    /// Only texts before this time (RFC 3339, or a date).
+    pub until: Option<String>,
+    /// Only these kinds of text: prompt, answer, call (a tool call's name and
+    /// arguments), result (a tool result), memory (a memory item).
+    pub kinds: Option<Vec<String>>,
+    /// The most hits to give (1 to 1000, default 10).
+    pub limit: Option<u16>,
 }
 
 /// `sparql_query`'s arguments.
@@ -339,6 +365,37 @@ impl McpTools {
             bound = bound.text("session", session);
         }
         Ok(self.canned_rows(&SEARCH, bound, "turns").await)
+    }
+
+    #[tool(
+        description = "Full-text search over every session, best match first (BM25): prompts, answers, tool calls, tool results and memory items that hold the words. Each hit gives the session, the turn (IRI and index), role, time, kind, and a snippet of the text with the byte ranges of the matched words. Use it to find where something was discussed; then recent_turns or sparql_query for the turns around it."
+    )]
+    async fn search_sessions(
+        &self,
+        Parameters(arguments): Parameters<SearchSessions>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let kinds = arguments.kinds.map(|kinds| kinds.join(","));
+        let request = SearchArguments {
+            query: Some(&arguments.query),
+            session: arguments.session.as_deref(),
+            role: arguments.role.as_deref(),
+            since: arguments.since.as_deref(),
+            until: arguments.until.as_deref(),
+            kind: kinds.as_deref(),
+            limit: arguments.limit.map_or(10, usize::from),
+        }
+        .request();
+        let request = match request {
+            Ok(request) => request,
+            Err(error) => return Ok(mistake(error.message)),
+        };
+        let answer = self
+            .blocking(move |store, _| search_json(store, &request))
+            .await;
+        Ok(match answer {
+            Ok(hits) => CallToolResult::structured(hits),
+            Err(error) => mistake(error.message),
+        })
     }
 
     #[tool(

@@ -27,6 +27,7 @@ mod parameters;
 mod queries;
 mod report;
 mod rows;
+mod search;
 mod sessions;
 mod sparql;
 
@@ -243,6 +244,7 @@ pub fn router(
         .merge(memory::routes())
         .merge(queries::routes())
         .merge(report::routes())
+        .merge(search::routes())
         .merge(otlp::routes())
         .nest_service("/mcp", mcp)
         .fallback(not_found)

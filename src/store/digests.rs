@@ -330,6 +330,14 @@ fn select_backend_quads(backend: &dyn Backend, sparql: &str) -> Result<Vec<Quad>
     Ok(quads)
 }
 
+/// The named graphs an update may change; `None` when it may change any.
+pub(super) fn touched_by(update: &Update) -> Option<BTreeSet<NamedNode>> {
+    match touched_graphs(update) {
+        Touched::Some(graphs) => Some(graphs),
+        Touched::Any => None,
+    }
+}
+
 /// The named graphs an update may change.
 enum Touched {
     Some(BTreeSet<NamedNode>),

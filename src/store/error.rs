@@ -106,6 +106,31 @@ pub enum StoreError {
         /// The id asked for.
         session_id: String,
     },
+    /// The full-text index beside the store failed (see [`SearchIndex`](super::SearchIndex)).
+    #[error("the full-text index in {location} failed")]
+    SearchIndex {
+        /// The index's directory, or `memory`.
+        location: String,
+        /// What failed.
+        #[source]
+        source: tantivy::TantivyError,
+    },
+    /// A search's text or filters do not read.
+    #[error("cannot read the search {query:?}: {message}")]
+    SearchQuery {
+        /// The search as given.
+        query: String,
+        /// What is wrong, and where.
+        message: String,
+    },
+    /// Searching needs the full-text index, which a store on a server does not have.
+    #[error(
+        "{location} has no full-text index: full-text search works on a store ihigraph keeps (a store directory or one in memory); on a server, the `search` canned query scans the texts instead"
+    )]
+    NoSearchIndex {
+        /// Where the store is.
+        location: String,
+    },
 }
 
 /// The settings of a store's IRI scheme, fixed when the store is created.

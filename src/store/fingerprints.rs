@@ -8,6 +8,7 @@
 //! fingerprint covers another.
 
 use super::backend::GraphLoader;
+use super::search::IndexedSession;
 use super::{HistoryStore, StoreError, data_block, replace_data};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, SessionGraph, fingerprint};
@@ -96,7 +97,10 @@ impl HistoryStore {
     /// Records the fingerprints of sessions just written: on a backend that gives back
     /// what it was given, those of the quads written (taken now where the session has
     /// none); on another, those of what it gives back.
-    pub(super) fn record_written(&self, sessions: &[&SessionGraph]) -> Result<(), StoreError> {
+    pub(super) fn record_written(
+        &self,
+        sessions: &[&SessionGraph],
+    ) -> Result<Vec<FingerprintRecord>, StoreError> {
         let verbatim = self.backend.capabilities().verbatim;
         let taken = sessions
             .iter()
@@ -109,7 +113,7 @@ impl HistoryStore {
                 Ok((session.session_id.clone(), session.graph.clone(), print))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        self.record_taken(taken).map(drop)
+        self.record_taken(taken)
     }
 
     /// Whether a session stored unchanged has the record of what it holds: on a backend
@@ -136,9 +140,9 @@ impl HistoryStore {
         &self,
         loader: &mut dyn GraphLoader,
         sessions: Vec<SessionGraph>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<IndexedSession>, StoreError> {
         if sessions.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         self.clear_stale_derived(&sessions)?;
         if !self.backend.capabilities().verbatim {
@@ -155,7 +159,8 @@ impl HistoryStore {
                 })
                 .collect();
             self.backend.add_graphs(graphs)?;
-            return self.record_fingerprints(&written).map(drop);
+            // No index on such a backend: nothing to index.
+            return self.record_fingerprints(&written).map(|_| Vec::new());
         }
         let graphs: Vec<&NamedNode> = sessions.iter().map(|session| &session.graph).collect();
         let stale = self.record_quads(&graphs)?;
@@ -165,6 +170,7 @@ impl HistoryStore {
         let taken_at = DateTime::now().to_string();
         let store = self.scheme.fingerprints_graph();
         let mut records = Vec::new();
+        let mut indexed = Vec::new();
         for session in &sessions {
             let record = record(
                 &session.session_id,
@@ -173,13 +179,15 @@ impl HistoryStore {
                 &taken_at,
             );
             records.extend(record_quads(&record, &store));
+            indexed.extend(self.indexed_session(session, &record));
             // Its digest goes in with it, in the same step.
             records.extend(self.derived_quads(session));
         }
         let mut graphs: Vec<Vec<Quad>> =
             sessions.into_iter().map(|session| session.quads).collect();
         graphs.push(records);
-        loader.add_graphs(graphs)
+        loader.add_graphs(graphs)?;
+        Ok(indexed)
     }
 
     /// Replaces the records of the records' graphs by them, in one update.

@@ -10,8 +10,10 @@ mod embedded;
 mod error;
 mod export;
 mod fingerprints;
+mod indexing;
 mod parallel;
 mod remote;
+mod search;
 mod settings;
 mod writer;
 
@@ -20,7 +22,12 @@ pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
+pub use indexing::SEARCH_COLUMNS;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
+pub use search::{
+    CjkBigrams, IndexedSession, SearchHit, SearchIndex, SearchKind, SearchRequest, SearchText,
+    Snippet, TextLanguage, detect_language, session_texts,
+};
 pub use settings::SchemeRequest;
 pub use writer::SessionWriter;
 
@@ -43,6 +50,9 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
+
+/// The directory of the full-text index inside a store directory.
+pub const SEARCH_DIRECTORY: &str = "search";
 
 /// What writing a session did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +90,9 @@ impl std::fmt::Debug for QueryOptions {
 pub struct HistoryStore {
     backend: Box<dyn Backend>,
     scheme: IriScheme,
+    /// The full-text index, kept in step by the store (`indexing.rs`): in `STORE_DIR/search/`,
+    /// in RAM for a store in memory, none on a server.
+    search: Option<SearchIndex>,
 }
 
 impl HistoryStore {
@@ -95,7 +108,8 @@ impl HistoryStore {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(path: &Path, request: &SchemeRequest) -> Result<Self, StoreError> {
-        Self::with_backend(Embedded::open(path)?, request)
+        let store = Self::with_backend(Embedded::open(path)?, request)?;
+        store.with_search_index(SearchIndex::open(&path.join(SEARCH_DIRECTORY))?)
     }
 
     /// A new embedded store in memory.
@@ -106,7 +120,18 @@ impl HistoryStore {
     /// # Ok::<_, ihigraph::StoreError>(())
     /// ```
     pub fn in_memory(request: &SchemeRequest) -> Result<Self, StoreError> {
-        Self::with_backend(Embedded::in_memory()?, request)
+        let store = Self::with_backend(Embedded::in_memory()?, request)?;
+        store.with_search_index(SearchIndex::in_ram()?)
+    }
+
+    /// The store with its full-text index, brought in line with it (see
+    /// [`SearchIndex`]): only for a backend only ihigraph writes.
+    fn with_search_index(mut self, index: SearchIndex) -> Result<Self, StoreError> {
+        if self.backend.capabilities().exclusive {
+            self.search = Some(index);
+            self.settle_search_index()?;
+        }
+        Ok(self)
     }
 
     /// A store on a SPARQL 1.1 server (see [`Remote`]): the store's settings live there
@@ -128,6 +153,7 @@ impl HistoryStore {
         Ok(Self {
             backend: Box::new(backend),
             scheme,
+            search: None,
         })
     }
 
@@ -170,7 +196,11 @@ impl HistoryStore {
         }
         let (graphs, quads) = self.session_and_derived(session);
         self.backend.replace_graphs(&graphs, quads)?;
-        self.record_written(&[session])?;
+        let records = self.record_written(&[session])?;
+        let indexed = records
+            .first()
+            .and_then(|record| self.indexed_session(session, record));
+        self.index_written(&indexed.into_iter().collect::<Vec<_>>())?;
         Ok(WriteOutcome {
             replaced,
             unchanged: false,
@@ -201,7 +231,13 @@ impl HistoryStore {
         }
         if !sessions.is_empty() {
             self.backend.replace_graphs(&graphs, quads)?;
-            self.record_written(&sessions.iter().collect::<Vec<_>>())?;
+            let records = self.record_written(&sessions.iter().collect::<Vec<_>>())?;
+            let indexed: Vec<_> = sessions
+                .iter()
+                .zip(&records)
+                .filter_map(|(session, record)| self.indexed_session(session, record))
+                .collect();
+            self.index_written(&indexed)?;
         }
         Ok(outcomes)
     }
@@ -321,7 +357,8 @@ impl HistoryStore {
                 .map(GraphName::from),
         );
         self.backend.replace_graphs(&graphs, Vec::new())?;
-        self.forget_fingerprints(&[&graph])
+        self.forget_fingerprints(&[&graph])?;
+        self.unindex(&[&graph])
     }
 
     /// Removes every session, their fingerprints and the memory made from them, in one
@@ -345,6 +382,7 @@ impl HistoryStore {
             }
         }
         self.backend.replace_graphs(&graphs, Vec::new())?;
+        self.unindex_all()?;
         Ok(sessions)
     }
 
@@ -521,8 +559,10 @@ impl HistoryStore {
         let mut update = SparqlParser::new()
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;
+        let touched = self.before_update(digests::touched_by(&update))?;
         self.forget_derived(&mut update)?;
-        self.backend.update(update)
+        self.backend.update(update)?;
+        self.after_update(touched)
     }
 
     /// Runs a canned query with its arguments bound as typed RDF terms (never pasted

@@ -2,6 +2,7 @@
 //! loader, made visible together at a commit; stored ones replaced or kept one by one.
 
 use super::backend::GraphLoader;
+use super::search::IndexedSession;
 use super::{HistoryStore, StoreError, WriteOutcome};
 use crate::rdf::SessionGraph;
 use oxigraph::model::NamedNode;
@@ -50,6 +51,8 @@ pub struct SessionWriter<'a> {
     loader: Box<dyn GraphLoader + 'a>,
     /// The graphs of the new sessions given since the last commit.
     waiting: HashSet<NamedNode>,
+    /// What the full-text index is to hold of them, written after the store's commit.
+    unindexed: Vec<IndexedSession>,
 }
 
 impl<'a> SessionWriter<'a> {
@@ -58,6 +61,7 @@ impl<'a> SessionWriter<'a> {
             store,
             loader: store.backend.loader(),
             waiting: HashSet::new(),
+            unindexed: Vec::new(),
         }
     }
 
@@ -105,7 +109,9 @@ impl<'a> SessionWriter<'a> {
     pub fn commit(&mut self) -> Result<(), StoreError> {
         let loader = std::mem::replace(&mut self.loader, self.store.backend.loader());
         self.waiting.clear();
-        loader.commit()
+        loader.commit()?;
+        self.store
+            .index_written(&std::mem::take(&mut self.unindexed))
     }
 
     /// Gives new sessions (already counted as waiting) to the loader.
@@ -113,7 +119,9 @@ impl<'a> SessionWriter<'a> {
         if fresh.is_empty() {
             return Ok(());
         }
-        self.store.add_fresh(self.loader.as_mut(), fresh)
+        let indexed = self.store.add_fresh(self.loader.as_mut(), fresh)?;
+        self.unindexed.extend(indexed);
+        Ok(())
     }
 }
 

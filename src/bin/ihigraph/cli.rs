@@ -143,6 +143,16 @@ pub enum Command {
     Remember(RememberArgs),
     /// List the memory items, each with the turn it came from.
     Memory(MemoryArgs),
+    /// Find prompts, answers, tool calls, tool results and memory items by their words,
+    /// best first (BM25), from the full-text index beside the store: all words required
+    /// (`OR` for either, `-word` to leave one out), "a phrase", prefix*, word forms in
+    /// English, French, German and Spanish, Chinese and Japanese by their characters.
+    /// Each hit gives its session, turn (IRI and index), role, time, kind and a snippet
+    /// with the matched words between `**`.
+    Search(SearchArgs),
+    /// Build the full-text index beside the store again, from the store (it is kept in
+    /// step by every write, and repaired on open after a crash; this rebuilds it whole).
+    Reindex,
     /// Remove a memory item, by its id (as `memory` lists it) or IRI.
     Forget {
         /// The item's id or IRI.
@@ -528,6 +538,63 @@ pub struct MemoryArgs {
     /// Output format [default: table on a terminal, tsv otherwise]
     #[arg(long, value_enum)]
     pub format: Option<ResultsFormat>,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to find (see the command's help for the syntax).
+    #[arg(value_name = "QUERY")]
+    pub query: String,
+    /// Only this session.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+    /// Only turns of this role.
+    #[arg(long, value_enum)]
+    pub role: Option<RoleArg>,
+    /// Only texts at or after this time (RFC 3339, or a date).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only texts before this time (RFC 3339, or a date).
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Only these kinds of text (repeat the flag, or separate with commas).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub kind: Vec<SearchKindArg>,
+    /// The most hits to show (at most 1000).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub limit: usize,
+    /// Output format [default: table on a terminal, tsv otherwise]
+    #[arg(long, value_enum)]
+    pub format: Option<ResultsFormat>,
+}
+
+/// A turn's role, as PGM-IHI names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RoleArg {
+    /// A person.
+    #[value(name = "H-User")]
+    HUser,
+    /// An agent.
+    #[value(name = "A-User")]
+    AUser,
+    /// A basic knowledge network (the model answering).
+    #[value(name = "BKN")]
+    Bkn,
+}
+
+/// What a searchable text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchKindArg {
+    /// A prompt's text.
+    Prompt,
+    /// An answer's text.
+    Answer,
+    /// A tool call: its name and arguments.
+    Call,
+    /// A tool result.
+    Result,
+    /// A memory item.
+    Memory,
 }
 
 #[derive(Debug, Args)]

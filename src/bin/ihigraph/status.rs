@@ -106,12 +106,14 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)
         | StoreError::UnknownSession { .. }
+        | StoreError::SearchQuery { .. }
         | StoreError::Retrieve(_) => Status::Refused,
         StoreError::SchemeConflict { .. }
         | StoreError::Scheme(_)
         | StoreError::SingleGraphFormat { .. }
         | StoreError::UpdateNotAllowed
         | StoreError::Unsupported { .. }
+        | StoreError::NoSearchIndex { .. }
         | StoreError::Parameter(_) => Status::Usage,
         _ => Status::Failure,
     }

@@ -16,6 +16,7 @@ mod memory;
 mod ontology;
 mod queries;
 mod report;
+mod search;
 mod serve;
 mod sparql;
 mod validate;
@@ -46,6 +47,8 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Remember(args) => memory::remember(&open_store(&cli.store)?, &args),
         Command::Memory(args) => memory::list(&open_store(&cli.store)?, &args),
         Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),
+        Command::Search(args) => search::run(&open_store(&cli.store)?, &args),
+        Command::Reindex => search::reindex(&open_store(&cli.store)?),
         Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
         Command::Report(args) => report::run(&open_store(&cli.store)?, &args),
         Command::Hash(args) => integrity::hash(&open_store(&cli.store)?, &args),

@@ -1,0 +1,331 @@
+//! Full-text search from ihigraph's index against SQLite FTS5, on the same generated
+//! corpus: what a chat-history store built on SQLite would use.
+//!
+//! - Ingest: the corpus written through the store's session writer (batches of 500,
+//!   each mapped from its document, as `ingest` writes them) into a store with its index
+//!   and into a bare store without one (the same backend, [`HistoryStore::with_backend`]).
+//! - Index build: `reindex` (the whole index again, from the store) against loading the
+//!   same texts into an FTS5 table (`porter unicode61 remove_diacritics 2`) in one
+//!   transaction; the size of each on disk.
+//! - Queries (ten hits with a snippet each, best first): single words, three-word phrases,
+//!   and a word filtered to one session and to prompts; p50 and p99 over 300 of each,
+//!   after a warm-up pass.
+//! - Relevance: queries written from one known text each (a phrase of five of its words):
+//!   the share whose text is in the top five.
+//!
+//! ```text
+//! cargo run --release --example search_vs_fts5 -- [--sessions N] [--seed S]
+//! ```
+#![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
+
+mod common;
+
+use ihigraph::check::{CheckOptions, check_document};
+use ihigraph::generate::{GenerateOptions, generate};
+use ihigraph::rdf::{SessionGraph, map_history};
+use ihigraph::store::{Embedded, SearchKind, SearchText, session_texts};
+use ihigraph::{HistoryStore, SearchRequest};
+use rusqlite::{Connection, params};
+use std::error::Error;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const BATCH: usize = 500;
+const QUERIES: usize = 300;
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let arguments: Vec<String> = std::env::args().collect();
+    let option = |name: &str, default: u64| -> Result<u64, Box<dyn Error>> {
+        match arguments.iter().position(|a| a == name) {
+            Some(at) => Ok(arguments.get(at + 1).ok_or("a value is missing")?.parse()?),
+            None => Ok(default),
+        }
+    };
+    let options = GenerateOptions {
+        sessions: usize::try_from(option("--sessions", 1_000)?)?,
+        seed: option("--seed", 1)?,
+        ..GenerateOptions::default()
+    };
+    let directory = tempfile::tempdir()?;
+    let indexed_dir = directory.path().join("indexed");
+    let bare_dir = directory.path().join("bare");
+
+    let bare = HistoryStore::with_backend(Embedded::open(&bare_dir)?, &Default::default())?;
+    let without = ingest(&bare, &options)?;
+    drop(bare);
+    let store = HistoryStore::open(&indexed_dir, &Default::default())?;
+    let with = ingest(&store, &options)?;
+    println!(
+        "ingest of {} sessions: {:.1} s without the index, {:.1} s with it ({:+.1} %)",
+        options.sessions,
+        without.as_secs_f64(),
+        with.as_secs_f64(),
+        (with.as_secs_f64() / without.as_secs_f64() - 1.0) * 100.0
+    );
+
+    let texts = corpus_texts(&store)?;
+    let started = Instant::now();
+    store.reindex()?;
+    println!(
+        "index build: ihigraph {:.1} s, {} texts, {:.1} MB",
+        started.elapsed().as_secs_f64(),
+        texts.len(),
+        megabytes(&indexed_dir.join("search"))
+    );
+    let sqlite_path = directory.path().join("fts.sqlite");
+    let sqlite = Connection::open(&sqlite_path)?;
+    let started = Instant::now();
+    fill_fts(&sqlite, &texts)?;
+    println!(
+        "index build: FTS5 {:.1} s, {:.1} MB",
+        started.elapsed().as_secs_f64(),
+        megabytes(&sqlite_path)
+    );
+
+    compare_queries(&store, &sqlite, &texts)?;
+    relevance(&store, &sqlite, &texts)
+}
+
+/// Writes the corpus through the store's session writer, as `ingest` does; the time.
+fn ingest(store: &HistoryStore, options: &GenerateOptions) -> Result<Duration, Box<dyn Error>> {
+    let started = Instant::now();
+    let mut writer = store.session_writer();
+    let mut batch: Vec<SessionGraph> = Vec::with_capacity(BATCH);
+    for document in generate(*options) {
+        let history = check_document(&document, CheckOptions::default())
+            .history
+            .ok_or("a generated document does not check")?;
+        batch.push(map_history(&history, store.scheme()));
+        if batch.len() == BATCH {
+            writer.write(std::mem::take(&mut batch))?;
+            writer.commit()?;
+        }
+    }
+    writer.write(batch)?;
+    writer.commit()?;
+    Ok(started.elapsed())
+}
+
+/// Every searchable text of the stored sessions, as the index holds them.
+fn corpus_texts(store: &HistoryStore) -> Result<Vec<SearchText>, Box<dyn Error>> {
+    let mut texts = Vec::new();
+    for (id, graph) in store.sessions()? {
+        texts.extend(session_texts(&id, &store.session_quads(graph.as_ref())?));
+    }
+    Ok(texts)
+}
+
+fn fill_fts(sqlite: &Connection, texts: &[SearchText]) -> Result<(), Box<dyn Error>> {
+    sqlite.execute_batch(
+        "CREATE VIRTUAL TABLE texts USING fts5(text, session UNINDEXED, turn UNINDEXED,
+             kind UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2');
+         BEGIN;",
+    )?;
+    {
+        let mut insert = sqlite
+            .prepare("INSERT INTO texts (text, session, turn, kind) VALUES (?1, ?2, ?3, ?4)")?;
+        for text in texts {
+            insert.execute(params![
+                text.text,
+                text.session_id,
+                text.turn_index.map(|index| index as i64),
+                text.kind.name()
+            ])?;
+        }
+    }
+    sqlite.execute_batch("COMMIT;")?;
+    Ok(())
+}
+
+/// The words of a text, as both engines split it at the least.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.chars().count() >= 3 && word.chars().all(char::is_alphanumeric))
+        .collect()
+}
+
+/// Texts spread over the corpus with at least `least` words.
+fn sampled(texts: &[SearchText], least: usize, count: usize) -> Vec<&SearchText> {
+    let usable: Vec<&SearchText> = texts
+        .iter()
+        .filter(|text| words(&text.text).len() >= least)
+        .collect();
+    common::spread(&usable, count)
+        .into_iter()
+        .copied()
+        .collect()
+}
+
+/// One query in each engine's syntax, and a filter to a session and to prompts.
+struct Probe {
+    ihigraph: SearchRequest,
+    fts: String,
+    session: Option<String>,
+}
+
+fn probes(texts: &[SearchText]) -> Vec<(&'static str, Vec<Probe>)> {
+    let single = sampled(texts, 1, QUERIES)
+        .into_iter()
+        .map(|text| {
+            let word = words(&text.text)[0].to_lowercase();
+            Probe {
+                ihigraph: SearchRequest::new(&word),
+                fts: format!("\"{word}\""),
+                session: None,
+            }
+        })
+        .collect();
+    let phrases = sampled(texts, 3, QUERIES)
+        .into_iter()
+        .map(|text| {
+            let phrase = words(&text.text)[..3].join(" ").to_lowercase();
+            Probe {
+                ihigraph: SearchRequest::new(format!("\"{phrase}\"")),
+                fts: format!("\"{phrase}\""),
+                session: None,
+            }
+        })
+        .collect();
+    let filtered = sampled(texts, 1, QUERIES)
+        .into_iter()
+        .map(|text| {
+            let word = words(&text.text)[0].to_lowercase();
+            Probe {
+                ihigraph: SearchRequest {
+                    session: Some(text.session_id.clone()),
+                    kinds: vec![SearchKind::Prompt],
+                    ..SearchRequest::new(&word)
+                },
+                fts: format!("\"{word}\""),
+                session: Some(text.session_id.clone()),
+            }
+        })
+        .collect();
+    vec![
+        ("single word", single),
+        ("phrase of three", phrases),
+        ("word, one session's prompts", filtered),
+    ]
+}
+
+fn compare_queries(
+    store: &HistoryStore,
+    sqlite: &Connection,
+    texts: &[SearchText],
+) -> Result<(), Box<dyn Error>> {
+    let mut all = sqlite.prepare(
+        "SELECT session, turn, snippet(texts, 0, '**', '**', '…', 16) FROM texts
+         WHERE texts MATCH ?1 ORDER BY rank LIMIT 10",
+    )?;
+    let mut narrowed = sqlite.prepare(
+        "SELECT session, turn, snippet(texts, 0, '**', '**', '…', 16) FROM texts
+         WHERE texts MATCH ?1 AND session = ?2 AND kind = 'prompt' ORDER BY rank LIMIT 10",
+    )?;
+    for (name, probes) in probes(texts) {
+        let mut ours = Vec::new();
+        let mut theirs = Vec::new();
+        for pass in 0..2 {
+            for probe in &probes {
+                let started = Instant::now();
+                store.search(&probe.ihigraph)?;
+                let ours_took = started.elapsed();
+                let started = Instant::now();
+                let rows: Vec<(String, Option<i64>, String)> = match &probe.session {
+                    None => all
+                        .query_map(params![probe.fts], |row| {
+                            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                        })?
+                        .collect::<Result<_, _>>()?,
+                    Some(session) => narrowed
+                        .query_map(params![probe.fts, session], |row| {
+                            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                        })?
+                        .collect::<Result<_, _>>()?,
+                };
+                let theirs_took = started.elapsed();
+                std::hint::black_box(rows);
+                if pass == 1 {
+                    ours.push(ours_took);
+                    theirs.push(theirs_took);
+                }
+            }
+        }
+        println!(
+            "{name}: ihigraph p50 {:.3} ms p99 {:.3} ms | FTS5 p50 {:.3} ms p99 {:.3} ms",
+            ms(common::quantile(&mut ours, 0.5)),
+            ms(common::quantile(&mut ours, 0.99)),
+            ms(common::quantile(&mut theirs, 0.5)),
+            ms(common::quantile(&mut theirs, 0.99)),
+        );
+    }
+    Ok(())
+}
+
+/// Queries of five words from one known text each: is that text in the top five?
+fn relevance(
+    store: &HistoryStore,
+    sqlite: &Connection,
+    texts: &[SearchText],
+) -> Result<(), Box<dyn Error>> {
+    let mut top = sqlite.prepare(
+        "SELECT session, turn, kind FROM texts WHERE texts MATCH ?1 ORDER BY rank LIMIT 5",
+    )?;
+    let labelled = sampled(texts, 8, QUERIES);
+    let (mut ours, mut theirs) = (0, 0);
+    for (at, text) in labelled.iter().enumerate() {
+        let words = words(&text.text);
+        // Five words from a place that moves with the query, in order.
+        let start = at % (words.len() - 4);
+        let chosen: Vec<String> = words[start..start + 5]
+            .iter()
+            .map(|w| w.to_lowercase())
+            .collect();
+        // As a person recalls a turn: a phrase of it. (The generated texts draw on a
+        // vocabulary of a few dozen words, so loose words name no text in particular.)
+        let hits = store.search(&SearchRequest {
+            limit: 5,
+            ..SearchRequest::new(format!("\"{}\"", chosen.join(" ")))
+        })?;
+        ours += usize::from(hits.iter().any(|hit| {
+            hit.session_id == text.session_id
+                && hit.turn_index == text.turn_index
+                && hit.kind == text.kind
+        }));
+        let fts = format!("\"{}\"", chosen.join(" "));
+        let rows: Vec<(String, Option<i64>, String)> = top
+            .query_map(params![fts], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        theirs += usize::from(rows.iter().any(|(session, turn, kind)| {
+            *session == text.session_id
+                && turn.map(|t| t as u64) == text.turn_index
+                && kind == text.kind.name()
+        }));
+    }
+    let share = |found: usize| found as f64 * 100.0 / labelled.len() as f64;
+    println!(
+        "relevance, {} labelled queries: the known text in the top 5: ihigraph {:.1} %, FTS5 {:.1} %",
+        labelled.len(),
+        share(ours),
+        share(theirs)
+    );
+    Ok(())
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn megabytes(path: &Path) -> f64 {
+    fn size(path: &Path) -> u64 {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => std::fs::read_dir(path).map_or(0, |entries| {
+                entries.flatten().map(|entry| size(&entry.path())).sum()
+            }),
+            Ok(meta) => meta.len(),
+            Err(_) => 0,
+        }
+    }
+    size(path) as f64 / 1e6
+}

@@ -1,0 +1,267 @@
+//! The searchable texts of a session graph, read from its quads: each prompt text, answer
+//! text, tool call (its name and arguments) and tool result, with the turn it belongs
+//! to; and the memory items of the memory graph. Read from the quads rather than the
+//! document so that what the store holds, written by ihigraph or by a SPARQL update, is
+//! what is indexed.
+
+use crate::rdf::vocab::{ch, ihi, prov};
+use oxigraph::model::{NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term};
+use oxsdatatypes::{DateTime, Double};
+use std::collections::HashMap;
+use std::str::FromStr;
+
+/// What a searchable text is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SearchKind {
+    /// A prompt's text.
+    Prompt,
+    /// An answer's text.
+    Answer,
+    /// A tool call: the tool's name and its arguments.
+    Call,
+    /// A tool result's data.
+    Result,
+    /// A memory item's text.
+    Memory,
+}
+
+impl SearchKind {
+    /// Every kind.
+    pub const ALL: [SearchKind; 5] = [
+        SearchKind::Prompt,
+        SearchKind::Answer,
+        SearchKind::Call,
+        SearchKind::Result,
+        SearchKind::Memory,
+    ];
+
+    /// The kind's name (`prompt`, `answer`, `call`, `result`, `memory`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Prompt => "prompt",
+            SearchKind::Answer => "answer",
+            SearchKind::Call => "call",
+            SearchKind::Result => "result",
+            SearchKind::Memory => "memory",
+        }
+    }
+}
+
+impl FromStr for SearchKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| {
+                format!("unknown kind {name:?}: expected prompt, answer, call, result or memory")
+            })
+    }
+}
+
+/// One searchable text and where it belongs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchText {
+    /// The session's `SessionID` (empty for a memory item).
+    pub session_id: String,
+    /// The turn's IRI (for a memory item, the first turn it was made from).
+    pub turn: Option<String>,
+    /// The turn's `TurnIndex`.
+    pub turn_index: Option<u64>,
+    /// The turn's role (`H-User`, `A-User`, `BKN`).
+    pub role: Option<String>,
+    /// When: the turn's time (a memory item's creation), as written.
+    pub time: Option<String>,
+    /// Milliseconds since 1970 of `time`, for ranges.
+    pub millis: Option<i64>,
+    /// What the text is.
+    pub kind: SearchKind,
+    /// The text.
+    pub text: String,
+}
+
+/// The facts of one subject that the texts need, by predicate.
+type Subjects = HashMap<NamedNode, HashMap<NamedNode, Vec<Term>>>;
+
+/// The searchable texts of a session's quads, in turn order: what the index holds of it.
+pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
+    let subjects = by_subject(quads);
+    let mut turn_of: HashMap<&NamedNode, &NamedNode> = HashMap::new();
+    for (turn, facts) in &subjects {
+        if !facts.contains_key(&ch::TURN_INDEX.into_owned()) {
+            continue;
+        }
+        for predicate in [ch::HAS_PROMPT, ch::HAS_ANSWER, ch::INVOLVES_TOOL_INVOCATION] {
+            for part in nodes(facts, predicate) {
+                turn_of.insert(part, turn);
+            }
+        }
+    }
+    let mut texts = Vec::new();
+    for (subject, facts) in &subjects {
+        let Some((kind, text)) = subject_text(facts) else {
+            continue;
+        };
+        let turn = turn_of
+            .get(subject)
+            .copied()
+            .or_else(|| result_turn(subject, &subjects));
+        let turn_facts = turn.and_then(|turn| subjects.get(turn));
+        let time = turn_facts.and_then(|facts| literal(facts, ch::TIMESTAMP));
+        texts.push(SearchText {
+            session_id: session_id.to_owned(),
+            turn: turn.map(|turn| turn.as_str().to_owned()),
+            turn_index: turn_facts
+                .and_then(|facts| literal(facts, ch::TURN_INDEX))
+                .and_then(|index| index.parse().ok()),
+            role: turn_facts
+                .and_then(|facts| nodes(facts, ihi::ROLE_PROPERTY).next())
+                .and_then(|role| role.as_str().rsplit('#').next())
+                .map(str::to_owned),
+            millis: time.and_then(epoch_millis),
+            time: time.map(str::to_owned),
+            kind,
+            text,
+        });
+    }
+    texts.sort_by_key(|text| (text.turn_index, text.kind));
+    texts
+}
+
+/// The memory items of the memory graph's quads.
+pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
+    let mut texts = Vec::new();
+    for facts in by_subject(quads).values() {
+        let Some(text) = literal(facts, ihi::MEMORY_TEXT) else {
+            continue;
+        };
+        let time = literal(facts, prov::GENERATED_AT_TIME);
+        let mut turns: Vec<&NamedNode> = nodes(facts, prov::WAS_DERIVED_FROM).collect();
+        turns.sort();
+        texts.push(SearchText {
+            session_id: String::new(),
+            turn: turns.first().map(|turn| turn.as_str().to_owned()),
+            turn_index: None,
+            role: None,
+            millis: time.and_then(epoch_millis),
+            time: time.map(str::to_owned),
+            kind: SearchKind::Memory,
+            text: text.to_owned(),
+        });
+    }
+    texts.sort_by(|a, b| a.text.cmp(&b.text));
+    texts
+}
+
+fn by_subject(quads: &[Quad]) -> Subjects {
+    let mut subjects: Subjects = HashMap::new();
+    for quad in quads {
+        if let NamedOrBlankNode::NamedNode(subject) = &quad.subject {
+            subjects
+                .entry(subject.clone())
+                .or_default()
+                .entry(quad.predicate.clone())
+                .or_default()
+                .push(quad.object.clone());
+        }
+    }
+    subjects
+}
+
+/// The kind and text of a subject that has one.
+fn subject_text(facts: &HashMap<NamedNode, Vec<Term>>) -> Option<(SearchKind, String)> {
+    if let Some(text) = literal(facts, ch::PROMPT_TEXT) {
+        return Some((SearchKind::Prompt, text.to_owned()));
+    }
+    if let Some(text) = literal(facts, ch::ANSWER_TEXT) {
+        return Some((SearchKind::Answer, text.to_owned()));
+    }
+    if let Some(name) = literal(facts, ch::TOOL_NAME) {
+        let arguments = literal(facts, ch::INVOCATION_PARAMETERS).unwrap_or("");
+        return Some((
+            SearchKind::Call,
+            format!("{name} {arguments}").trim_end().to_owned(),
+        ));
+    }
+    literal(facts, ch::RESULT_DATA).map(|data| (SearchKind::Result, data.to_owned()))
+}
+
+/// The turn of a tool result: the mapper names a result below the turn that carries it
+/// (`…/turn/N/tool-result/K`), the one link from a result to its turn when no call of
+/// this session answers to it.
+fn result_turn<'a>(result: &NamedNode, subjects: &'a Subjects) -> Option<&'a NamedNode> {
+    let (turn, _) = result.as_str().rsplit_once("/tool-result/")?;
+    subjects
+        .get_key_value(&NamedNode::new_unchecked(turn))
+        .map(|(turn, _)| turn)
+}
+
+fn literal<'a>(
+    facts: &'a HashMap<NamedNode, Vec<Term>>,
+    predicate: NamedNodeRef<'_>,
+) -> Option<&'a str> {
+    facts
+        .get(&predicate.into_owned())?
+        .iter()
+        .find_map(|term| match term {
+            Term::Literal(literal) => Some(literal.value()),
+            _ => None,
+        })
+}
+
+fn nodes<'a>(
+    facts: &'a HashMap<NamedNode, Vec<Term>>,
+    predicate: NamedNodeRef<'_>,
+) -> impl Iterator<Item = &'a NamedNode> {
+    facts
+        .get(&predicate.into_owned())
+        .into_iter()
+        .flatten()
+        .filter_map(|term| match term {
+            Term::NamedNode(node) => Some(node),
+            _ => None,
+        })
+}
+
+/// Milliseconds since 1970 of an `xsd:dateTime` (one without a time zone read as UTC).
+pub fn epoch_millis(time: &str) -> Option<i64> {
+    let time = DateTime::from_str(time).ok()?;
+    let time = if time.timezone_offset().is_none() {
+        DateTime::from_str(&format!("{time}Z")).ok()?
+    } else {
+        time
+    };
+    let epoch = DateTime::from_str("1970-01-01T00:00:00Z").ok()?;
+    let seconds = f64::from(Double::from(time.checked_sub(epoch)?.as_seconds()));
+    // Within a few hundred million years of 1970, milliseconds fit an i64 exactly.
+    (seconds.abs() < 1e13).then(|| (seconds * 1000.0).round() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epoch_millis_reads_date_times() {
+        assert_eq!(epoch_millis("1970-01-01T00:00:01.5Z"), Some(1500));
+        assert_eq!(
+            epoch_millis("2026-01-01T00:00:00Z"),
+            Some(1_767_225_600_000)
+        );
+        assert_eq!(
+            epoch_millis("2026-01-01T01:00:00+01:00"),
+            Some(1_767_225_600_000)
+        );
+        assert_eq!(epoch_millis("2026-01-01T00:00:00"), Some(1_767_225_600_000));
+        assert_eq!(epoch_millis("yesterday"), None);
+    }
+
+    #[test]
+    fn kinds_read_back_by_name() {
+        for kind in SearchKind::ALL {
+            assert_eq!(kind.name().parse::<SearchKind>(), Ok(kind));
+        }
+        assert!("prompts".parse::<SearchKind>().is_err());
+    }
+}

@@ -1,0 +1,336 @@
+//! The full-text index beside the store: one tantivy document per searchable text
+//! (prompt, answer, tool call, tool result, memory item: [`SearchText`]), with its
+//! session, turn, role, time and kind, ranked by BM25, with phrases and prefixes, each
+//! text analyzed in its own language ([`analysis`]).
+//!
+//! The store keeps it in step ([`HistoryStore`](super::HistoryStore) writes it after
+//! every write of its own, in `store/indexing.rs`), and the index records, per session,
+//! the fingerprint digest the store had recorded for the session it indexed: on open,
+//! a session whose record differs, is missing or is extra is indexed again, so a crash
+//! between the store's commit and the index's is repaired by the next open. It lives in
+//! `STORE_DIR/search/` (in RAM for a store in memory); a store on a server has none.
+
+mod analysis;
+mod documents;
+mod query;
+
+pub use analysis::{CjkBigrams, TextLanguage, detect_language};
+pub(super) use documents::memory_texts;
+pub use documents::{SearchKind, SearchText, session_texts};
+pub use query::{SearchHit, SearchRequest, Snippet};
+
+use super::StoreError;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use tantivy::collector::DocSetCollector;
+use tantivy::directory::MmapDirectory;
+use tantivy::query::{BooleanQuery, Occur, TermQuery};
+use tantivy::schema::{
+    Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    Value,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// The kind of the one document per indexed session (or memory graph) that records
+/// which store fingerprint it was indexed at; never a search hit (it has no text).
+const MARKER_KIND: &str = "indexed";
+
+/// How much memory tantivy's writer may buffer before it writes a segment.
+const WRITER_MEMORY: usize = 50_000_000;
+
+/// A session (or the memory graph) as the index is to hold it: all its texts, and the
+/// fingerprint digest the store recorded for what they were read from.
+#[derive(Debug, Clone)]
+pub struct IndexedSession {
+    /// The session's graph (or the memory graph): every document of it is replaced.
+    pub owner: String,
+    /// The digest of the store's fingerprint record when indexed (empty: none).
+    pub digest: String,
+    /// The searchable texts.
+    pub texts: Vec<SearchText>,
+}
+
+/// The fields of the index's schema.
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    owner: Field,
+    session: Field,
+    turn: Field,
+    turn_index: Field,
+    role: Field,
+    kind: Field,
+    time: Field,
+    millis: Field,
+    language: Field,
+    digest: Field,
+    text: Field,
+    /// One indexed field per language, in the order of [`TextLanguage::ALL`].
+    by_language: [Field; 6],
+}
+
+/// The full-text index of a store (see the module's text).
+pub struct SearchIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Mutex<IndexWriter>,
+    fields: Fields,
+    location: String,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex")
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let owner = builder.add_text_field("owner", STRING | STORED);
+    let session = builder.add_text_field("session", STRING | STORED);
+    let turn = builder.add_text_field("turn", STORED);
+    let turn_index = builder.add_u64_field("turn_index", STORED);
+    let role = builder.add_text_field("role", STRING | STORED);
+    let kind = builder.add_text_field("kind", STRING | STORED);
+    let time = builder.add_text_field("time", STORED);
+    let millis = builder.add_i64_field("millis", INDEXED | STORED);
+    let language = builder.add_text_field("language", STRING | STORED);
+    let digest = builder.add_text_field("digest", STORED);
+    let text = builder.add_text_field("text", STORED);
+    let by_language = TextLanguage::ALL.map(|language| {
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(&language.analyzer_name())
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+        builder.add_text_field(
+            &format!("text_{}", language.code()),
+            TextOptions::default().set_indexing_options(indexing),
+        )
+    });
+    let fields = Fields {
+        owner,
+        session,
+        turn,
+        turn_index,
+        role,
+        kind,
+        time,
+        millis,
+        language,
+        digest,
+        text,
+        by_language,
+    };
+    (builder.build(), fields)
+}
+
+impl SearchIndex {
+    /// Opens (creating if needed) the index in `directory`.
+    pub fn open(directory: &Path) -> Result<Self, StoreError> {
+        let location = directory.display().to_string();
+        let failed = |source| StoreError::SearchIndex {
+            location: location.clone(),
+            source,
+        };
+        std::fs::create_dir_all(directory).map_err(|error| failed(error.into()))?;
+        let (schema, fields) = schema();
+        let mmap = MmapDirectory::open(directory).map_err(|error| failed(error.into()))?;
+        let index = Index::open_or_create(mmap, schema).map_err(failed)?;
+        Self::with_index(index, fields, location)
+    }
+
+    /// A new index in RAM, for a store in memory.
+    pub fn in_ram() -> Result<Self, StoreError> {
+        let (schema, fields) = schema();
+        Self::with_index(Index::create_in_ram(schema), fields, "memory".to_owned())
+    }
+
+    fn with_index(index: Index, fields: Fields, location: String) -> Result<Self, StoreError> {
+        analysis::register_analyzers(&index);
+        let failed = |source| StoreError::SearchIndex {
+            location: location.clone(),
+            source,
+        };
+        let writer = index.writer(WRITER_MEMORY).map_err(failed)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(failed)?;
+        Ok(Self {
+            index,
+            reader,
+            writer: Mutex::new(writer),
+            fields,
+            location,
+        })
+    }
+
+    /// Where the index lives, for people.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    fn failed(&self, source: tantivy::TantivyError) -> StoreError {
+        StoreError::SearchIndex {
+            location: self.location.clone(),
+            source,
+        }
+    }
+
+    /// Replaces every document of the given sessions (or memory graph) by their texts and
+    /// marker, and of `removed` by nothing, in one commit.
+    pub fn replace(&self, sessions: &[IndexedSession], removed: &[&str]) -> Result<(), StoreError> {
+        if sessions.is_empty() && removed.is_empty() {
+            return Ok(());
+        }
+        let mut writer = self.lock_writer();
+        for owner in removed
+            .iter()
+            .copied()
+            .chain(sessions.iter().map(|session| session.owner.as_str()))
+        {
+            writer.delete_term(Term::from_field_text(self.fields.owner, owner));
+        }
+        for session in sessions {
+            for text in &session.texts {
+                writer
+                    .add_document(self.document(&session.owner, text))
+                    .map_err(|error| self.failed(error))?;
+            }
+            let mut marker = TantivyDocument::default();
+            marker.add_text(self.fields.owner, &session.owner);
+            marker.add_text(self.fields.kind, MARKER_KIND);
+            marker.add_text(self.fields.digest, &session.digest);
+            writer
+                .add_document(marker)
+                .map_err(|error| self.failed(error))?;
+        }
+        self.commit(&mut writer)
+    }
+
+    /// Takes out the markers of the given owners (of every owner, for `None`), in one
+    /// commit: until they are indexed again, the index says it does not hold them.
+    pub fn forget_markers(&self, owners: Option<&[&str]>) -> Result<(), StoreError> {
+        let mut writer = self.lock_writer();
+        let marker = || -> Box<dyn tantivy::query::Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(self.fields.kind, MARKER_KIND),
+                IndexRecordOption::Basic,
+            ))
+        };
+        match owners {
+            None => {
+                writer
+                    .delete_query(marker())
+                    .map_err(|error| self.failed(error))?;
+            }
+            Some(owners) => {
+                for owner in owners {
+                    let owned: Box<dyn tantivy::query::Query> = Box::new(TermQuery::new(
+                        Term::from_field_text(self.fields.owner, owner),
+                        IndexRecordOption::Basic,
+                    ));
+                    let query =
+                        BooleanQuery::new(vec![(Occur::Must, marker()), (Occur::Must, owned)]);
+                    writer
+                        .delete_query(Box::new(query))
+                        .map_err(|error| self.failed(error))?;
+                }
+            }
+        }
+        self.commit(&mut writer)
+    }
+
+    /// Empties the index, in one commit.
+    pub fn clear(&self) -> Result<(), StoreError> {
+        let mut writer = self.lock_writer();
+        writer
+            .delete_all_documents()
+            .map_err(|error| self.failed(error))?;
+        self.commit(&mut writer)
+    }
+
+    fn commit(&self, writer: &mut IndexWriter) -> Result<(), StoreError> {
+        writer.commit().map_err(|error| self.failed(error))?;
+        self.reader.reload().map_err(|error| self.failed(error))
+    }
+
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
+        // A panic while the writer was held leaves nothing half-done that matters: the
+        // uncommitted documents are dropped by the next commit's caller or repaired on open.
+        self.writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn document(&self, owner: &str, text: &SearchText) -> TantivyDocument {
+        let fields = &self.fields;
+        let language = detect_language(&text.text);
+        let mut document = TantivyDocument::default();
+        document.add_text(fields.owner, owner);
+        document.add_text(fields.session, &text.session_id);
+        if let Some(turn) = &text.turn {
+            document.add_text(fields.turn, turn);
+        }
+        if let Some(index) = text.turn_index {
+            document.add_u64(fields.turn_index, index);
+        }
+        if let Some(role) = &text.role {
+            document.add_text(fields.role, role);
+        }
+        document.add_text(fields.kind, text.kind.name());
+        if let Some(time) = &text.time {
+            document.add_text(fields.time, time);
+        }
+        if let Some(millis) = text.millis {
+            document.add_i64(fields.millis, millis);
+        }
+        document.add_text(fields.language, language.code());
+        document.add_text(fields.text, &text.text);
+        document.add_text(fields.by_language[language_slot(language)], &text.text);
+        document
+    }
+
+    /// The sessions (and memory graph) the index holds, each with the digest it was
+    /// indexed at.
+    pub fn indexed(&self) -> Result<HashMap<String, String>, StoreError> {
+        let searcher = self.reader.searcher();
+        let markers = TermQuery::new(
+            Term::from_field_text(self.fields.kind, MARKER_KIND),
+            IndexRecordOption::Basic,
+        );
+        let addresses = searcher
+            .search(&markers, &DocSetCollector)
+            .map_err(|error| self.failed(error))?;
+        let mut indexed = HashMap::new();
+        for address in addresses {
+            let document: TantivyDocument =
+                searcher.doc(address).map_err(|error| self.failed(error))?;
+            let text = |field| {
+                document
+                    .get_first(field)
+                    .and_then(|value| value.as_str())
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            indexed.insert(text(self.fields.owner), text(self.fields.digest));
+        }
+        Ok(indexed)
+    }
+
+    /// How many searchable texts the index holds.
+    pub fn text_count(&self) -> u64 {
+        let searcher = self.reader.searcher();
+        let markers = self.indexed().map_or(0, |indexed| indexed.len() as u64);
+        searcher.num_docs().saturating_sub(markers)
+    }
+}
+
+fn language_slot(language: TextLanguage) -> usize {
+    TextLanguage::ALL
+        .iter()
+        .position(|known| *known == language)
+        .unwrap_or(TextLanguage::ALL.len() - 1)
+}

@@ -1,0 +1,322 @@
+//! A search: its text (words, all required; `"a phrase"`; `prefix*`; `OR`; `-word` to
+//! leave out), read by tantivy's query parser over every language's field, so that each
+//! field meets the words analyzed its own way; the filters (session, role, kind, time);
+//! the hits with the snippet of their text that shows why they matched.
+
+use super::analysis::TextLanguage;
+use super::documents::{SearchKind, epoch_millis};
+use super::{MARKER_KIND, SearchIndex, language_slot};
+use crate::store::StoreError;
+use std::ops::Bound;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{Searcher, TantivyDocument, Term};
+
+/// The most hits one search gives.
+pub(super) const MAX_HITS: usize = 1000;
+
+/// How long a snippet is at most, in characters.
+const SNIPPET_CHARS: usize = 160;
+
+/// A search of the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRequest {
+    /// The words to find (see the module's text for the syntax).
+    pub query: String,
+    /// Only this session's texts.
+    pub session: Option<String>,
+    /// Only turns of this role (`H-User`, `A-User`, `BKN`).
+    pub role: Option<String>,
+    /// Only texts at or after this `xsd:dateTime`.
+    pub since: Option<String>,
+    /// Only texts before this `xsd:dateTime`.
+    pub until: Option<String>,
+    /// Only these kinds (all, when empty).
+    pub kinds: Vec<SearchKind>,
+    /// The most hits to give (at most 1,000).
+    pub limit: usize,
+}
+
+impl SearchRequest {
+    /// A search for `query`, without filters, for the ten best hits.
+    pub fn new(query: impl Into<String>) -> Self {
+        Self {
+            query: query.into(),
+            session: None,
+            role: None,
+            since: None,
+            until: None,
+            kinds: Vec::new(),
+            limit: 10,
+        }
+    }
+}
+
+/// Part of a hit's text, with the ranges (byte offsets into `fragment`) of the words that
+/// matched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// The text around the best match.
+    pub fragment: String,
+    /// The matched words, as byte ranges of `fragment`.
+    pub highlights: Vec<(usize, usize)>,
+}
+
+impl Snippet {
+    /// The fragment with each matched word between `open` and `close`.
+    pub fn marked(&self, open: &str, close: &str) -> String {
+        let mut out = String::with_capacity(self.fragment.len() + 8);
+        let mut at = 0;
+        for &(from, to) in &self.highlights {
+            if from < at || to > self.fragment.len() {
+                continue;
+            }
+            out.push_str(&self.fragment[at..from]);
+            out.push_str(open);
+            out.push_str(&self.fragment[from..to]);
+            out.push_str(close);
+            at = to;
+        }
+        out.push_str(&self.fragment[at..]);
+        out
+    }
+}
+
+/// One text that matched, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// BM25 score.
+    pub score: f32,
+    /// The session's `SessionID` (empty for a memory item).
+    pub session_id: String,
+    /// The turn's IRI: joins the hit with the graph.
+    pub turn: Option<String>,
+    /// The turn's `TurnIndex`.
+    pub turn_index: Option<u64>,
+    /// The turn's role.
+    pub role: Option<String>,
+    /// The turn's time (a memory item's creation).
+    pub time: Option<String>,
+    /// What matched.
+    pub kind: SearchKind,
+    /// The language the text was analyzed in (`en`, `fr`, `de`, `es`, `cjk`, `other`).
+    pub language: String,
+    /// Where it matched.
+    pub snippet: Snippet,
+}
+
+impl SearchIndex {
+    /// The texts that match `request`, best first.
+    pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>, StoreError> {
+        let query = self.build_query(request)?;
+        let searcher = self.reader.searcher();
+        let limit = request.limit.clamp(1, MAX_HITS);
+        let top = searcher
+            .search(&query, &TopDocs::with_limit(limit).order_by_score())
+            .map_err(|error| self.failed(error))?;
+        let mut snippets: Vec<Option<SnippetGenerator>> =
+            TextLanguage::ALL.iter().map(|_| None).collect();
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let document: TantivyDocument =
+                searcher.doc(address).map_err(|error| self.failed(error))?;
+            hits.push(self.hit(&searcher, &*query, &mut snippets, score, &document)?);
+        }
+        Ok(hits)
+    }
+
+    fn hit(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+        snippets: &mut [Option<SnippetGenerator>],
+        score: f32,
+        document: &TantivyDocument,
+    ) -> Result<SearchHit, StoreError> {
+        let fields = &self.fields;
+        let text = |field| {
+            document
+                .get_first(field)
+                .and_then(|value| value.as_str())
+                .map(str::to_owned)
+        };
+        let language = text(fields.language).unwrap_or_default();
+        let slot = TextLanguage::ALL
+            .iter()
+            .find(|known| known.code() == language)
+            .map_or(TextLanguage::ALL.len() - 1, |known| language_slot(*known));
+        let generator = match &mut snippets[slot] {
+            Some(generator) => generator,
+            empty => {
+                let mut generator =
+                    SnippetGenerator::create(searcher, query, fields.by_language[slot])
+                        .map_err(|error| self.failed(error))?;
+                generator.set_max_num_chars(SNIPPET_CHARS);
+                empty.insert(generator)
+            }
+        };
+        let body = text(fields.text).unwrap_or_default();
+        let snippet = generator.snippet(&body);
+        let snippet = if snippet.is_empty() {
+            // A prefix or a pair of CJK characters the generator does not show: the
+            // text's beginning, so a hit always shows something.
+            Snippet {
+                fragment: body.chars().take(SNIPPET_CHARS).collect(),
+                highlights: Vec::new(),
+            }
+        } else {
+            Snippet {
+                fragment: snippet.fragment().to_owned(),
+                highlights: snippet
+                    .highlighted()
+                    .iter()
+                    .map(|range| (range.start, range.end))
+                    .collect(),
+            }
+        };
+        Ok(SearchHit {
+            score,
+            session_id: text(fields.session).unwrap_or_default(),
+            turn: text(fields.turn),
+            turn_index: document
+                .get_first(fields.turn_index)
+                .and_then(|value| value.as_u64()),
+            role: text(fields.role),
+            time: text(fields.time),
+            kind: text(fields.kind)
+                .and_then(|kind| kind.parse().ok())
+                .unwrap_or(SearchKind::Prompt),
+            language,
+            snippet,
+        })
+    }
+
+    /// The query of a request: its words over every language's field, and its filters.
+    fn build_query(&self, request: &SearchRequest) -> Result<Box<dyn Query>, StoreError> {
+        let invalid = |message: String| StoreError::SearchQuery {
+            query: request.query.clone(),
+            message,
+        };
+        if request.query.trim().is_empty() {
+            return Err(invalid("nothing to search for".to_owned()));
+        }
+        let mut parser = QueryParser::for_index(&self.index, self.fields.by_language.to_vec());
+        parser.set_conjunction_by_default();
+        parser.allow_regexes();
+        let text = prefixes_as_regexes(&request.query, &TextLanguage::ALL.map(TextLanguage::code));
+        let words = parser
+            .parse_query(&text)
+            .map_err(|error| invalid(error.to_string()))?;
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, words)];
+        let term = |field, value: &str| -> Box<dyn Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, value),
+                IndexRecordOption::Basic,
+            ))
+        };
+        if let Some(session) = &request.session {
+            clauses.push((Occur::Must, term(self.fields.session, session)));
+        }
+        if let Some(role) = &request.role {
+            clauses.push((Occur::Must, term(self.fields.role, role)));
+        }
+        if !request.kinds.is_empty() {
+            let kinds = request
+                .kinds
+                .iter()
+                .map(|kind| (Occur::Should, term(self.fields.kind, kind.name())))
+                .collect();
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(kinds))));
+        }
+        clauses.push((Occur::MustNot, term(self.fields.kind, MARKER_KIND)));
+        if request.since.is_some() || request.until.is_some() {
+            let bound = |time: &Option<String>, name: &str| -> Result<Option<i64>, StoreError> {
+                time.as_deref()
+                    .map(|time| {
+                        epoch_millis(time).ok_or_else(|| {
+                            invalid(format!(
+                                "{name} {time:?} is not a date and time (xsd:dateTime, as 2026-01-31T09:00:00Z)"
+                            ))
+                        })
+                    })
+                    .transpose()
+            };
+            let since = bound(&request.since, "since")?;
+            let until = bound(&request.until, "until")?;
+            let millis = |value: i64| Term::from_field_i64(self.fields.millis, value);
+            clauses.push((
+                Occur::Must,
+                Box::new(RangeQuery::new(
+                    since.map_or(Bound::Unbounded, |at| Bound::Included(millis(at))),
+                    until.map_or(Bound::Unbounded, |at| Bound::Excluded(millis(at))),
+                )),
+            ));
+        }
+        Ok(Box::new(BooleanQuery::new(clauses)))
+    }
+}
+
+/// The search text with each bare `word*` (outside quotes) made a regular expression of
+/// the word's lower-case letters over every language's field: tantivy's parser reads a
+/// prefix only at the end of a phrase, and a regular expression only on a named field.
+fn prefixes_as_regexes(query: &str, languages: &[&str]) -> String {
+    let mut out = String::with_capacity(query.len());
+    let mut in_quotes = false;
+    for (index, piece) in query.split(' ').enumerate() {
+        if index > 0 {
+            out.push(' ');
+        }
+        let quotes = piece.matches('"').count();
+        let (sign, word) = match piece.strip_prefix(['-', '+']) {
+            Some(rest) => (&piece[..1], rest),
+            None => ("", piece),
+        };
+        let stem = word.strip_suffix('*').unwrap_or("");
+        let bare = !in_quotes
+            && quotes == 0
+            && !stem.is_empty()
+            && stem.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if bare {
+            let lower = stem.to_lowercase();
+            let alternatives: Vec<String> = languages
+                .iter()
+                .map(|code| format!("text_{code}:/{lower}.*/"))
+                .collect();
+            out.push_str(sign);
+            out.push('(');
+            out.push_str(&alternatives.join(" OR "));
+            out.push(')');
+        } else {
+            out.push_str(piece);
+        }
+        if quotes % 2 == 1 {
+            in_quotes = !in_quotes;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_prefixes_become_regexes_and_the_rest_stays() {
+        assert_eq!(
+            prefixes_as_regexes("deplo* \"in the db*\" -tim*", &["en", "fr"]),
+            "(text_en:/deplo.*/ OR text_fr:/deplo.*/) \"in the db*\" -(text_en:/tim.*/ OR text_fr:/tim.*/)"
+        );
+        assert_eq!(prefixes_as_regexes("a.b* x", &["en"]), "a.b* x");
+    }
+
+    #[test]
+    fn a_snippet_marks_its_highlights() {
+        let snippet = Snippet {
+            fragment: "the deploy failed".to_owned(),
+            highlights: vec![(4, 10)],
+        };
+        assert_eq!(snippet.marked("[", "]"), "the [deploy] failed");
+    }
+}

@@ -1,0 +1,500 @@
+//! Full-text search: the index beside the store finds texts by their words in English,
+//! French, German, Spanish, Chinese and Japanese (word forms, phrases, prefixes), filters
+//! them, shows why they matched, and stays in step with every write of the store, even
+//! across a crash between the store's commit and the index's.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use ihigraph::check::{CheckOptions, check_document};
+use ihigraph::memory::{MemoryKind, Remember, remember};
+use ihigraph::rdf::map_history;
+use ihigraph::store::{Embedded, IndexedSession, SearchHit, SearchIndex, SearchKind};
+use ihigraph::{HistoryStore, SearchRequest, StoreError};
+use oxsdatatypes::DateTime;
+use serde_json::{Value, json};
+use std::str::FromStr;
+
+/// 2026-01-01T00:00:00Z, and a turn every hour after it.
+const START: i64 = 1_767_225_600_000;
+const HOUR: i64 = 3_600_000;
+
+fn time(id: &str, millis: i64) -> Value {
+    json!({"Header": "OSD-STM-V1.5", "SimpleTimeID": id, "SimpleTimeData": [{
+        "FlagsByte": 3, "StartTime": millis, "EndTime": millis,
+        "AccuracyMode": "single", "AccuracyPlusMinus": 1}]})
+}
+
+/// A PGM-IHI document whose turns are (prompt, answer) pairs, an hour apart; the first
+/// by a person, the others by an agent.
+fn document(session: &str, turns: &[(&str, &str)]) -> Value {
+    let turns: Vec<Value> = turns
+        .iter()
+        .enumerate()
+        .map(|(index, (prompt, answer))| {
+            json!({
+                "TurnIndex": index,
+                "Timestamp": time(&format!("{session}-{index}"), START + index as i64 * HOUR),
+                "Role": if index == 0 { "H-User" } else { "A-User" },
+                "PRCPrompt": {"messages": [{"role": "user", "content": prompt}]},
+                "BKNResponse": {"type": "message", "role": "assistant",
+                    "content": [{"type": "text", "text": answer}]},
+            })
+        })
+        .collect();
+    json!({
+        "Header": "PGM-IHI-V1.0", "MInstanceID": "m", "UEnvironmentID": "u",
+        "SessionID": session, "SessionStartTime": time(&format!("{session}-start"), START),
+        "TurnCount": turns.len(), "Turns": turns,
+        "DataXMData": {"Header": "PTF-DEM-V1.0", "DataID": session, "DataType": "PGM-IHI-V1.0",
+            "Source": [{"AIMID": "PGM-AUS-tests"}]},
+    })
+}
+
+fn write(store: &HistoryStore, document: &Value) {
+    let checked = check_document(document, CheckOptions::default());
+    let history = checked
+        .history
+        .unwrap_or_else(|| panic!("{:?}", checked.problems));
+    store
+        .write_session(&map_history(&history, store.scheme()))
+        .unwrap();
+}
+
+/// Six sessions, one language each.
+fn corpus() -> Vec<Value> {
+    vec![
+        document(
+            "en",
+            &[
+                (
+                    "Why did the deployment fail last night?",
+                    "The database connection timed out while the deployments were rolling out.",
+                ),
+                (
+                    "Can we retry it with a longer timeout?",
+                    "Yes: I raised the connection timeout to thirty seconds and retried.",
+                ),
+            ],
+        ),
+        document(
+            "fr",
+            &[(
+                "Pourquoi le déploiement a-t-il échoué hier soir ?",
+                "La connexion à la base de données a expiré pendant les déploiements.",
+            )],
+        ),
+        document(
+            "de",
+            &[(
+                "Warum ist die Bereitstellung gestern fehlgeschlagen?",
+                "Die Verbindungen zur Datenbank sind während der Bereitstellung abgelaufen.",
+            )],
+        ),
+        document(
+            "es",
+            &[(
+                "¿Por qué falló el despliegue anoche?",
+                "Las conexiones con la base de datos se agotaron durante el despliegue.",
+            )],
+        ),
+        document(
+            "zh",
+            &[("昨晚的部署为什么失败了？", "部署期间数据库连接超时了。")],
+        ),
+        document(
+            "ja",
+            &[(
+                "昨夜のデプロイはなぜ失敗したのですか？",
+                "デプロイ中にデータベースの接続がタイムアウトしました。",
+            )],
+        ),
+    ]
+}
+
+fn store_with_corpus() -> HistoryStore {
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    for document in corpus() {
+        write(&store, &document);
+    }
+    store
+}
+
+fn search(store: &HistoryStore, query: &str) -> Vec<SearchHit> {
+    store.search(&SearchRequest::new(query)).unwrap()
+}
+
+/// The hits as `session/turn/kind`, best first.
+fn places(hits: &[SearchHit]) -> Vec<String> {
+    hits.iter()
+        .map(|hit| {
+            format!(
+                "{}/{}/{}",
+                hit.session_id,
+                hit.turn_index.unwrap(),
+                hit.kind.name()
+            )
+        })
+        .collect()
+}
+
+fn sessions(hits: &[SearchHit]) -> Vec<&str> {
+    let mut sessions: Vec<&str> = hits.iter().map(|hit| hit.session_id.as_str()).collect();
+    sessions.sort_unstable();
+    sessions.dedup();
+    sessions
+}
+
+#[test]
+fn word_forms_are_found_in_each_language() {
+    let store = store_with_corpus();
+    for (query, session, language) in [
+        ("deployments", "en", "en"),
+        ("déploiements", "fr", "fr"),
+        ("Verbindung", "de", "de"),
+        ("conexión", "es", "es"),
+        ("数据库", "zh", "cjk"),
+        ("タイムアウト", "ja", "cjk"),
+    ] {
+        let hits = search(&store, query);
+        assert_eq!(sessions(&hits), [session], "{query}");
+        assert!(
+            hits.iter().all(|hit| hit.language == language),
+            "{query}: {hits:?}"
+        );
+    }
+    // Both the singular and the plural of English are found from either.
+    assert_eq!(
+        places(&search(&store, "deployment")),
+        places(&search(&store, "deployments"))
+    );
+}
+
+#[test]
+fn phrases_prefixes_and_boolean_operators() {
+    let store = store_with_corpus();
+    // The phrase holds only where the words are side by side.
+    assert_eq!(
+        places(&search(&store, "\"connection timed out\"")),
+        ["en/0/answer"]
+    );
+    assert_eq!(
+        places(&search(&store, "\"timed connection\"")),
+        Vec::<String>::new()
+    );
+    // Words are all required by default; OR takes either.
+    // ("retried" is a form of "retry": both turns of the retry hold both words.)
+    assert_eq!(places(&search(&store, "retry timeout")).len(), 2);
+    assert_eq!(
+        places(&search(&store, "retry \"longer timeout\"")),
+        ["en/1/prompt"]
+    );
+    assert_eq!(
+        sessions(&search(&store, "Bereitstellung OR despliegue")),
+        ["de", "es"]
+    );
+    assert_eq!(places(&search(&store, "timeout -longer")), ["en/1/answer"]);
+    // A prefix finds every word it begins.
+    let mut retries = places(&search(&store, "retr*"));
+    retries.sort();
+    assert_eq!(retries, ["en/1/answer", "en/1/prompt"]);
+    assert_eq!(sessions(&search(&store, "Datenb*")), ["de"]);
+    // A CJK phrase finds its characters in order.
+    assert_eq!(sessions(&search(&store, "\"数据库连接\"")), ["zh"]);
+}
+
+#[test]
+fn hits_know_their_turn_and_show_the_match() {
+    let store = store_with_corpus();
+    let hits = search(&store, "\"connection timed out\"");
+    let [hit] = hits.as_slice() else {
+        panic!("{hits:?}")
+    };
+    assert_eq!(hit.session_id, "en");
+    assert_eq!(hit.turn_index, Some(0));
+    assert_eq!(hit.role.as_deref(), Some("H-User"));
+    assert_eq!(hit.kind, SearchKind::Answer);
+    assert_eq!(hit.time.as_deref(), Some("2026-01-01T00:00:00Z"));
+    assert!(
+        hit.turn
+            .as_deref()
+            .unwrap()
+            .ends_with("/conversation/en/turn/0"),
+        "{hit:?}"
+    );
+    assert_eq!(
+        hit.snippet.marked("[", "]"),
+        "The database [connection] [timed] [out] while the deployments were rolling [out]"
+    );
+    assert!(hit.score > 0.0);
+}
+
+#[test]
+fn filters_narrow_the_hits() {
+    let store = store_with_corpus();
+    let request = |query: &str| SearchRequest::new(query);
+    let all = places(&store.search(&request("timeout OR connection")).unwrap());
+    assert_eq!(all.len(), 3, "{all:?}");
+    let only = |request: SearchRequest| places(&store.search(&request).unwrap());
+    assert_eq!(
+        only(SearchRequest {
+            kinds: vec![SearchKind::Prompt],
+            ..request("timeout OR connection")
+        }),
+        ["en/1/prompt"]
+    );
+    assert_eq!(
+        only(SearchRequest {
+            role: Some("H-User".into()),
+            ..request("timeout OR connection")
+        }),
+        ["en/0/answer"]
+    );
+    assert_eq!(
+        only(SearchRequest {
+            since: Some("2026-01-01T00:30:00Z".into()),
+            ..request("timeout OR connection")
+        })
+        .len(),
+        2
+    );
+    assert_eq!(
+        only(SearchRequest {
+            until: Some("2026-01-01T01:00:00Z".into()),
+            ..request("timeout OR connection")
+        }),
+        ["en/0/answer"]
+    );
+    assert_eq!(
+        only(SearchRequest {
+            session: Some("fr".into()),
+            ..request("connexion")
+        }),
+        ["fr/0/answer"]
+    );
+    assert_eq!(
+        only(SearchRequest {
+            session: Some("de".into()),
+            ..request("connexion")
+        })
+        .len(),
+        0
+    );
+    let limited = store
+        .search(&SearchRequest {
+            limit: 1,
+            ..request("timeout OR connection")
+        })
+        .unwrap();
+    assert_eq!(limited.len(), 1);
+}
+
+#[test]
+fn bad_searches_say_what_is_wrong() {
+    let store = store_with_corpus();
+    for (request, expected) in [
+        (SearchRequest::new("   "), "nothing to search for"),
+        (SearchRequest::new("\"unclosed"), "cannot read the search"),
+        (
+            SearchRequest {
+                since: Some("yesterday".into()),
+                ..SearchRequest::new("x")
+            },
+            "since \"yesterday\" is not a date and time",
+        ),
+    ] {
+        let error = store.search(&request).unwrap_err();
+        assert!(matches!(error, StoreError::SearchQuery { .. }), "{error:?}");
+        assert!(error.to_string().contains(expected), "{error}");
+    }
+}
+
+#[test]
+fn the_index_follows_every_write() {
+    let store = store_with_corpus();
+    // A session written again: its old texts go, its new ones come.
+    write(
+        &store,
+        &document(
+            "en",
+            &[("Where is the cache invalidated?", "In the scheduler.")],
+        ),
+    );
+    assert!(
+        search(&store, "deployment")
+            .iter()
+            .all(|hit| hit.session_id != "en")
+    );
+    assert_eq!(places(&search(&store, "scheduler")), ["en/0/answer"]);
+    // Sessions replaced together, as a live OTLP batch writes them.
+    let checked = check_document(
+        &document("de", &[("Wo liegt der Zeppelin?", "Im Hangar.")]),
+        CheckOptions::default(),
+    );
+    let graph = map_history(checked.history.as_ref().unwrap(), store.scheme());
+    store.replace_sessions(&[graph]).unwrap();
+    assert_eq!(sessions(&search(&store, "Zeppelin")), ["de"]);
+    assert!(search(&store, "Bereitstellung").is_empty());
+    // A SPARQL update that changes a text.
+    store
+        .update(
+            "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+             DELETE { GRAPH ?g { ?a ch:answerText ?t } } INSERT { GRAPH ?g { ?a ch:answerText \"In the garbage collector.\" } }
+             WHERE { GRAPH ?g { ?a ch:answerText ?t FILTER(?t = \"In the scheduler.\") } }",
+        )
+        .unwrap();
+    assert!(search(&store, "scheduler").is_empty());
+    assert_eq!(places(&search(&store, "garbage")), ["en/0/answer"]);
+    // A memory item, then its removal.
+    let remembered = remember(
+        &store,
+        &Remember {
+            session: "fr".into(),
+            turn: 0,
+            kind: MemoryKind::Lesson,
+            text: "Raise the database timeout before a rollout".into(),
+            valid_from: None,
+            valid_until: None,
+        },
+        DateTime::from_str("2026-02-01T00:00:00Z").unwrap(),
+    )
+    .unwrap();
+    let hits = store
+        .search(&SearchRequest {
+            kinds: vec![SearchKind::Memory],
+            ..SearchRequest::new("rollout")
+        })
+        .unwrap();
+    let [hit] = hits.as_slice() else {
+        panic!("{hits:?}")
+    };
+    assert_eq!(hit.turn.as_deref(), Some(remembered.turn.as_str()));
+    ihigraph::memory::forget(&store, &remembered.id).unwrap();
+    assert!(search(&store, "rollout").is_empty());
+    // Deletes.
+    store.delete_session("fr").unwrap();
+    assert!(search(&store, "déploiement").is_empty());
+    store.delete_all_sessions().unwrap();
+    assert!(search(&store, "Zeppelin OR 数据库").is_empty());
+    assert_eq!(store.search_index().unwrap().text_count(), 0);
+}
+
+#[test]
+fn a_store_written_without_its_index_is_repaired_on_open() {
+    let directory = tempfile::tempdir().unwrap();
+    {
+        let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+        for document in corpus() {
+            write(&store, &document);
+        }
+    }
+    // A crash between the store's commit and the index's: the store written (and its
+    // fingerprints recorded) by a handle that never reaches the index.
+    {
+        let bare = HistoryStore::with_backend(
+            Embedded::open(directory.path()).unwrap(),
+            &Default::default(),
+        )
+        .unwrap();
+        write(
+            &bare,
+            &document(
+                "en",
+                &[("Where is the cache invalidated?", "In the scheduler.")],
+            ),
+        );
+        write(
+            &bare,
+            &document(
+                "it",
+                &[("Perché il rilascio è fallito?", "Il rilascio è fallito.")],
+            ),
+        );
+        bare.delete_session("de").unwrap();
+    }
+    // And an index that claims a session the store never had.
+    {
+        let index = SearchIndex::open(&directory.path().join("search")).unwrap();
+        index
+            .replace(
+                &[IndexedSession {
+                    owner: "https://example.org/ghost".into(),
+                    digest: "0".into(),
+                    texts: Vec::new(),
+                }],
+                &[],
+            )
+            .unwrap();
+        assert!(
+            index
+                .indexed()
+                .unwrap()
+                .contains_key("https://example.org/ghost")
+        );
+    }
+    let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+    assert!(
+        search(&store, "deployment")
+            .iter()
+            .all(|hit| hit.session_id != "en")
+    );
+    assert_eq!(places(&search(&store, "scheduler")), ["en/0/answer"]);
+    assert_eq!(sessions(&search(&store, "rilascio")), ["it"]);
+    assert!(search(&store, "Bereitstellung").is_empty());
+    let indexed = store.search_index().unwrap().indexed().unwrap();
+    assert!(!indexed.contains_key("https://example.org/ghost"));
+    let records = store.fingerprint_records().unwrap();
+    for (graph, record) in &records {
+        assert_eq!(
+            indexed.get(graph.as_str()),
+            Some(&record.fingerprint.digest),
+            "{graph}"
+        );
+    }
+}
+
+#[test]
+fn an_update_cut_short_leaves_its_sessions_to_be_indexed_again() {
+    let directory = tempfile::tempdir().unwrap();
+    {
+        let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+        for document in corpus() {
+            write(&store, &document);
+        }
+    }
+    // What an update does before it runs (the touched session's marker taken out), then
+    // the update committed in the store and a crash before the index follows it.
+    let graph = ihigraph::rdf::IriScheme::default()
+        .session_graph("es")
+        .as_str()
+        .to_owned();
+    {
+        let index = SearchIndex::open(&directory.path().join("search")).unwrap();
+        index.forget_markers(Some(&[graph.as_str()])).unwrap();
+    }
+    {
+        let bare = HistoryStore::with_backend(
+            Embedded::open(directory.path()).unwrap(),
+            &Default::default(),
+        )
+        .unwrap();
+        bare.update(&format!(
+            "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+             DELETE {{ GRAPH <{graph}> {{ ?a ch:answerText ?t }} }} INSERT {{ GRAPH <{graph}> {{ ?a ch:answerText \"El servidor respondió tarde.\" }} }}
+             WHERE {{ GRAPH <{graph}> {{ ?a ch:answerText ?t }} }}"
+        ))
+        .unwrap();
+    }
+    let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+    assert_eq!(places(&search(&store, "servidor")), ["es/0/answer"]);
+    assert!(search(&store, "conexiones").is_empty());
+}
+
+#[test]
+fn reindex_rebuilds_the_whole_index() {
+    let store = store_with_corpus();
+    let before = places(&search(&store, "deployment OR Bereitstellung OR 部署"));
+    assert_eq!(store.reindex().unwrap(), 6);
+    assert_eq!(
+        places(&search(&store, "deployment OR Bereitstellung OR 部署")),
+        before
+    );
+}

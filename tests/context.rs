@@ -50,37 +50,31 @@ fn corpus() -> Vec<(String, InteractionHistory)> {
             .unwrap();
         all.push((path.display().to_string(), history));
     }
-    let root = fixture_path("import");
-    for format in std::fs::read_dir(&root).unwrap() {
-        let format = format.unwrap().path();
-        let name = format.file_name().unwrap().to_string_lossy().into_owned();
+    for (name, path) in common::import_fixtures(true) {
         let choice = Choice::Format(importer(&name).unwrap());
-        for file in std::fs::read_dir(&format).unwrap() {
-            let path = file.unwrap().path();
-            if path
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("broken-")
-            {
-                continue;
-            }
-            let options = ImportOptions::default().session_id("fixture");
-            import_paths(
-                std::slice::from_ref(&path),
-                choice,
-                &options,
-                &mut |event| {
-                    if let ImportEvent::Session { converted, .. } = event {
-                        all.push((
-                            format!("{} {}", path.display(), converted.session_id),
-                            converted.history,
-                        ));
-                    }
-                    true
-                },
-            );
+        if path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("broken-")
+        {
+            continue;
         }
+        let options = ImportOptions::default().session_id("fixture");
+        import_paths(
+            std::slice::from_ref(&path),
+            choice,
+            &options,
+            &mut |event| {
+                if let ImportEvent::Session { converted, .. } = event {
+                    all.push((
+                        format!("{} {}", path.display(), converted.session_id),
+                        converted.history,
+                    ));
+                }
+                true
+            },
+        );
     }
     assert!(all.len() > 60, "corpus too small: {}", all.len());
     all

@@ -5,6 +5,8 @@
 //! its nodes changed; and no input panics any importer.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+mod common;
+
 use ihigraph::check::Severity;
 use ihigraph::import::{Choice, ImportEvent, ImportOptions, import_paths, importer};
 use ihigraph::{CheckOptions, HistoryStore, Ingest, check_document};
@@ -365,25 +367,16 @@ fn mutate(value: &mut Value, pick: usize, replacement: &Value) {
 }
 
 fn good_fixtures() -> Vec<(String, std::path::PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
-    let mut all = Vec::new();
-    for format in std::fs::read_dir(root).unwrap() {
-        let format = format.unwrap().path();
-        let name = format.file_name().unwrap().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(&format).unwrap() {
-            let file = file.unwrap().path();
-            if !file
+    common::import_fixtures(true)
+        .into_iter()
+        .filter(|(_, path)| {
+            !path
                 .file_name()
                 .unwrap()
                 .to_string_lossy()
                 .starts_with("broken-")
-            {
-                all.push((name.clone(), file));
-            }
-        }
-    }
-    all.sort();
-    all
+        })
+        .collect()
 }
 
 proptest! {

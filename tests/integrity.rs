@@ -601,13 +601,15 @@ fn fingerprints_taken_of_what_ingest_wrote_hold_for_what_the_store_gives_back() 
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     common::ingest_examples_and_corpus(&store, &[fixture_path("valid")], 60, 11);
-    let imports: Vec<std::path::PathBuf> = std::fs::read_dir(fixture_path("import"))
-        .unwrap()
-        .flat_map(|format| std::fs::read_dir(format.unwrap().path()).unwrap())
-        .map(|file| file.unwrap().path())
+    let imports: Vec<std::path::PathBuf> = common::import_fixtures(false)
+        .into_iter()
+        .map(|(_, path)| path)
         .filter(|path| {
-            let name = path.file_name().unwrap().to_string_lossy();
-            !name.starts_with("broken-") && path.is_file() && !name.ends_with(".md")
+            !path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("broken-")
         })
         .collect();
     assert!(imports.len() > 10);

@@ -285,22 +285,15 @@ fn corpus(sessions: usize) -> Corpus {
         .unwrap();
     std::fs::write(&generated, output.stdout).unwrap();
     let mut imported = Vec::new();
-    let formats = common::fixture_path("import");
-    let mut format_dirs: Vec<PathBuf> = std::fs::read_dir(&formats)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    format_dirs.sort();
-    for format in format_dirs {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&format)
-            .unwrap()
-            .map(|entry| entry.unwrap().path())
-            .filter(|path| {
-                let name = path.file_name().unwrap().to_string_lossy();
-                !name.starts_with("broken") && path.is_file()
-            })
-            .collect();
-        files.sort();
+    // The first two good fixtures of each format.
+    let mut per_format: std::collections::BTreeMap<String, Vec<PathBuf>> = Default::default();
+    for (format, path) in common::import_fixtures(false) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("broken") {
+            per_format.entry(format).or_default().push(path);
+        }
+    }
+    for files in per_format.into_values() {
         imported.extend(files.into_iter().take(2));
     }
     // abc without its last turn, to append it; and with a changed answer, to replace it.

@@ -1203,6 +1203,15 @@ fn session_queries_read_only_that_sessions_graph() {
         document["SessionID"] = json!(format!("s{index}"));
         ingest(&store, &document);
     }
+    // As many sessions made from OpenTelemetry spans, for the queries of what spans
+    // report (`token-usage`, `tool-latency`, `slow-calls`).
+    let telemetry = telemetry_store().history("conv-weather-1").unwrap();
+    let telemetry = serde_json::to_value(&telemetry).unwrap();
+    for index in 0..sessions {
+        let mut document = telemetry.clone();
+        document["SessionID"] = json!(format!("o{index}"));
+        ingest(&store, &document);
+    }
     // A memory item from a turn of each session, for `memories` and `memory-items`.
     for index in 0..sessions {
         let request = ihigraph::memory::Remember {
@@ -1224,7 +1233,8 @@ fn session_queries_read_only_that_sessions_graph() {
         {
             continue;
         }
-        let mut arguments = session("s7");
+        let reads_spans = matches!(query.name, "token-usage" | "tool-latency" | "slow-calls");
+        let mut arguments = session(if reads_spans { "o7" } else { "s7" });
         for parameter in query
             .parameters
             .iter()

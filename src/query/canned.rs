@@ -663,7 +663,7 @@ pub const TOKEN_USAGE: CannedQuery = CannedQuery {
     summary: "model calls by provider and model, most tokens first: calls, sessions, input and output tokens, mean and max latency (from OpenTelemetry spans)",
     parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/token-usage.rq"),
-    scope: SessionScope::Store,
+    scope: SessionScope::Graph,
 };
 
 /// `slow-calls`: model calls and tool runs, slowest first.
@@ -686,7 +686,7 @@ pub const SLOW_CALLS: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/slow-calls.rq"),
-    scope: SessionScope::Store,
+    scope: SessionScope::Graph,
 };
 
 /// `tool-latency`: tool runs by tool, with the latency of their spans.
@@ -705,7 +705,7 @@ pub const TOOL_LATENCY: CannedQuery = CannedQuery {
         },
     ],
     sparql: include_str!("../../queries/tool-latency.rq"),
-    scope: SessionScope::Store,
+    scope: SessionScope::Graph,
 };
 
 /// `trace-sessions`: the sessions holding the spans of an OpenTelemetry trace.

@@ -1189,15 +1189,16 @@ fn no_query_reads_the_default_graph() {
     assert!(rows(&store, &ROLES, &session("fake")).is_empty());
 }
 
-#[test]
-fn session_queries_read_only_that_sessions_graph() {
-    // With one session named, no step of the plan may see more solutions than one
-    // session has: a scan over all sessions would show at least one per session.
+/// 300 sessions of the code review example (`s0`...), 300 made from OpenTelemetry spans
+/// (`o0`...), and a memory item from a turn of each of the first.
+/// Sessions of each kind in [`plan_store`]: enough that one session's work, repeated per
+/// class by a plan, stays below half of them, and a scan of all of them above.
+const PLAN_SESSIONS: u64 = 300;
+
+fn plan_store() -> (HistoryStore, oxigraph::store::Store) {
+    let sessions = PLAN_SESSIONS;
     let (store, raw) = store_with_raw();
     let template = example("code-review-abc.json");
-    // Enough sessions that one session's work, repeated per class by a plan, stays below
-    // half of them, and a scan of all of them above.
-    let sessions = 300;
     for index in 0..sessions {
         let mut document = template.clone();
         document["SessionID"] = json!(format!("s{index}"));
@@ -1225,6 +1226,14 @@ fn session_queries_read_only_that_sessions_graph() {
         ihigraph::memory::remember(&store, &request, "2026-11-25T10:00:00Z".parse().unwrap())
             .unwrap();
     }
+    (store, raw)
+}
+
+#[test]
+fn session_queries_read_only_that_sessions_graph() {
+    // With one session named, no step of the plan may see more solutions than one
+    // session has: a scan over all sessions would show at least one per session.
+    let (store, raw) = plan_store();
     for query in CANNED_QUERIES {
         if !query
             .parameters
@@ -1277,7 +1286,7 @@ fn session_queries_read_only_that_sessions_graph() {
             }
         }
         assert!(
-            largest < sessions / 2,
+            largest < PLAN_SESSIONS / 2,
             "{}: a step saw {largest} solutions:\n{plan:#}",
             query.name
         );

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::python::{root, run, skipped, target_dir, venv};
+use common::python::{pip_install, root, run, skipped, target_dir, venv};
 use std::process::Command;
 
 #[test]
@@ -39,17 +39,13 @@ fn the_python_package_passes_its_tests_and_doctests() {
         .map(|entry| entry.unwrap().path())
         .find(|path| path.extension().is_some_and(|e| e == "whl"))
         .expect("maturin wrote a wheel");
-    run(
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .args(["--force-reinstall", "--no-deps"])
-            .arg(&wheel),
+    pip_install(
+        &venv,
+        &[
+            "--force-reinstall".as_ref(),
+            "--no-deps".as_ref(),
+            wheel.as_os_str(),
+        ],
         "installing the wheel",
     );
     // From python/tests, so that `import ihigraph` is the installed package, not the

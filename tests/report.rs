@@ -748,21 +748,21 @@ fn the_telemetry_section_gives_what_its_queries_give() {
             format!("{:.1}", cell.parse::<f64>().unwrap())
         }
     };
-    let expected: Vec<Vec<String>> = rows(&store, "token-usage", &[])
-        .into_iter()
-        .map(|r| {
-            vec![
-                r[0].clone(),
-                r[1].clone(),
-                r[2].clone(),
-                r[3].clone(),
-                r[4].clone(),
-                r[5].clone(),
-                ms(&r[6]),
-                ms(&r[7]),
-            ]
-        })
-        .collect();
+    // A query's rows as the page shows them: the columns at `shown`, then those at
+    // `millis` (latencies) with one decimal.
+    let as_shown = |query: &str, shown: &[usize], millis: &[usize]| -> Vec<Vec<String>> {
+        rows(&store, query, &[])
+            .into_iter()
+            .map(|row| {
+                shown
+                    .iter()
+                    .map(|at| row[*at].clone())
+                    .chain(millis.iter().map(|at| ms(&row[*at])))
+                    .collect()
+            })
+            .collect()
+    };
+    let expected = as_shown("token-usage", &[0, 1, 2, 3, 4, 5], &[6, 7]);
     assert_eq!(models, expected);
     assert_eq!(models.len(), 3, "three models: {models:?}");
     assert_eq!(
@@ -776,18 +776,7 @@ fn the_telemetry_section_gives_what_its_queries_give() {
             .any(|m| m[1] == "gpt-4o-2024-08-06" && m[4..6] == ["377".to_owned(), "37".to_owned()])
     );
     let tools = table(&document, "table-tool-latency");
-    let expected: Vec<Vec<String>> = rows(&store, "tool-latency", &[])
-        .into_iter()
-        .map(|r| {
-            vec![
-                r[0].clone(),
-                r[1].clone(),
-                r[2].clone(),
-                ms(&r[4]),
-                ms(&r[5]),
-            ]
-        })
-        .collect();
+    let expected = as_shown("tool-latency", &[0, 1, 2], &[4, 5]);
     assert_eq!(tools, expected);
     assert!(
         tools.iter().any(|t| t[0] == "search_hotels" && t[2] == "1"),

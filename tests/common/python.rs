@@ -66,20 +66,29 @@ pub fn venv(name: &str, requirements: &str) -> PathBuf {
     let wanted = std::fs::read_to_string(root().join(requirements)).unwrap();
     let stamp = venv.join("ihigraph-requirements.txt");
     if std::fs::read_to_string(&stamp).ok().as_deref() != Some(wanted.as_str()) {
-        run(
-            Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "-r",
-                ])
-                .arg(root().join(requirements)),
+        pip_install(
+            &venv,
+            &["-r".as_ref(), root().join(requirements).as_os_str()],
             &format!("installing {requirements} from PyPI"),
         );
         std::fs::write(&stamp, wanted).unwrap();
     }
     venv
+}
+
+/// `pip install ARGUMENTS` in the virtual environment `venv`, quietly; fails with pip's
+/// output.
+pub fn pip_install(venv: &Path, arguments: &[&std::ffi::OsStr], what: &str) -> Output {
+    run(
+        Command::new(venv.join("bin/python"))
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(arguments),
+        what,
+    )
 }

@@ -488,6 +488,86 @@ fn an_update_cut_short_leaves_its_sessions_to_be_indexed_again() {
     assert!(search(&store, "conexiones").is_empty());
 }
 
+/// One session of one text, as the index holds it.
+fn indexed_session(session: &str, text: &str) -> IndexedSession {
+    IndexedSession {
+        owner: format!("https://example.org/session/{session}"),
+        digest: text.into(),
+        texts: vec![ihigraph::store::SearchText {
+            session_id: session.into(),
+            turn: None,
+            turn_index: Some(0),
+            role: Some("H-User".into()),
+            time: None,
+            millis: None,
+            kind: SearchKind::Prompt,
+            text: text.into(),
+        }],
+    }
+}
+
+#[test]
+fn a_writer_killed_before_its_commit_leaves_no_file_in_the_way() {
+    let directory = tempfile::tempdir().unwrap();
+    let (killed, next) = (
+        directory.path().join("killed"),
+        directory.path().join("next"),
+    );
+    SearchIndex::open(&killed)
+        .unwrap()
+        .replace(
+            &[
+                indexed_session("a", "first words"),
+                indexed_session("b", "kept words"),
+            ],
+            &[],
+        )
+        .unwrap();
+    std::fs::create_dir(&next).unwrap();
+    let files = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        names.sort();
+        names
+    };
+    for file in files(&killed) {
+        std::fs::copy(&file, next.join(file.file_name().unwrap())).unwrap();
+    }
+    // The second write, in full (its deletes of `a` in the first segment go to a file); then what a writer killed just before writing
+    // `meta.json` leaves in `next`: its files, known to `.managed.json`, and the old meta.
+    SearchIndex::open(&killed)
+        .unwrap()
+        .replace(&[indexed_session("a", "second words")], &[])
+        .unwrap();
+    let left: Vec<_> = files(&killed)
+        .into_iter()
+        .filter(|file| {
+            let new = !next.join(file.file_name().unwrap()).exists();
+            (new && !file.ends_with("meta.json")) || file.ends_with(".managed.json")
+        })
+        .collect();
+    assert!(
+        left.iter()
+            .any(|file| file.extension().is_some_and(|ext| ext == "del")),
+        "the second write should have written deletes: {left:?}"
+    );
+    for file in &left {
+        std::fs::copy(file, next.join(file.file_name().unwrap())).unwrap();
+    }
+    // The next writer replays the same operations from the same commit, and so wants the
+    // same file names.
+    let index = SearchIndex::open(&next).unwrap();
+    index
+        .replace(&[indexed_session("a", "second words")], &[])
+        .unwrap();
+    let mut digests: Vec<_> = index.indexed().unwrap().into_values().collect();
+    digests.sort();
+    assert_eq!(digests, ["kept words", "second words"]);
+    assert_eq!(index.text_count(), 2);
+}
+
 #[test]
 fn reindex_rebuilds_the_whole_index() {
     let store = store_with_corpus();

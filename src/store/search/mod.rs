@@ -153,6 +153,10 @@ impl SearchIndex {
             source,
         };
         let writer = index.writer(WRITER_MEMORY).map_err(failed)?;
+        // A writer killed between writing a file and committing leaves the file behind,
+        // unreferenced; the next writer, replaying the same operations from the last
+        // commit, would want that very name again and fail. Remove such files first.
+        writer.garbage_collect_files().wait().map_err(failed)?;
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)

@@ -812,6 +812,7 @@ fn transcript_in_order_with_tool_calls() {
 }
 
 #[test]
+/// On a store without a full-text index (this one), `search` scans the texts.
 fn search_is_case_insensitive_and_unicode() {
     let store = examples_store();
     let kyoto = rows(&store, &SEARCH, &Arguments::new().text("text", "KYOTO"));
@@ -1234,6 +1235,13 @@ fn session_queries_read_only_that_sessions_graph() {
     // With one session named, no step of the plan may see more solutions than one
     // session has: a scan over all sessions would show at least one per session.
     let (store, raw) = plan_store();
+    // The same sessions' texts in a store with a full-text index (the plan store has
+    // none), for the search's SERVICE: the turns it finds have the same IRIs.
+    let searchable = HistoryStore::in_memory(&Default::default()).unwrap();
+    for (id, _) in store.sessions().unwrap() {
+        let history = serde_json::to_value(store.history(&id).unwrap()).unwrap();
+        ingest(&searchable, &history);
+    }
     for query in CANNED_QUERIES {
         if !query
             .parameters
@@ -1258,7 +1266,9 @@ fn session_queries_read_only_that_sessions_graph() {
                 },
             );
         }
-        let bound = query.bind(&arguments, store.scheme()).unwrap();
+        let mut bound = query.bind(&arguments, store.scheme()).unwrap();
+        // As the store runs it: its searches first, their hits in their place.
+        searchable.search_service().inline(&mut bound).unwrap();
         let (results, explanation) = oxigraph::sparql::SparqlEvaluator::new()
             .for_query(bound)
             .on_store(&raw)

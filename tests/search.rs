@@ -6,11 +6,15 @@
 
 use ihigraph::check::{CheckOptions, check_document};
 use ihigraph::memory::{MemoryKind, Remember, remember};
+use ihigraph::query::{Arguments, SEARCH};
 use ihigraph::rdf::map_history;
 use ihigraph::store::{Embedded, IndexedSession, SearchHit, SearchIndex, SearchKind};
 use ihigraph::{HistoryStore, SearchRequest, StoreError};
+use oxigraph::model::Term;
+use oxigraph::sparql::QueryResults;
 use oxsdatatypes::DateTime;
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::str::FromStr;
 
 /// 2026-01-01T00:00:00Z, and a turn every hour after it.
@@ -488,6 +492,208 @@ fn an_update_cut_short_leaves_its_sessions_to_be_indexed_again() {
     assert!(search(&store, "conexiones").is_empty());
 }
 
+/// The rows of a SELECT query, each value as written in N-Triples (a literal's lexical
+/// form alone).
+fn select(store: &HistoryStore, sparql: &str) -> Result<Vec<HashMap<String, String>>, StoreError> {
+    let QueryResults::Solutions(solutions) = store.query(sparql)? else {
+        panic!("not a SELECT query: {sparql}");
+    };
+    let mut rows = Vec::new();
+    for solution in solutions {
+        let solution = solution.map_err(StoreError::QueryEvaluation)?;
+        rows.push(
+            solution
+                .iter()
+                .map(|(variable, term)| {
+                    let value = match term {
+                        Term::Literal(literal) => literal.value().to_owned(),
+                        other => other.to_string(),
+                    };
+                    (variable.as_str().to_owned(), value)
+                })
+                .collect(),
+        );
+    }
+    Ok(rows)
+}
+
+const TEXT: &str = "PREFIX text: <https://w3id.org/ihigraph/text#>
+PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+";
+
+#[test]
+fn the_sparql_form_gives_the_hits_and_joins_them_with_the_graph() {
+    let store = store_with_corpus();
+    let hits = search(&store, "connection OR Verbindung");
+    let rows = select(
+        &store,
+        &format!(
+            "{TEXT}SELECT ?turn ?kind ?session ?snippet WHERE {{
+               SERVICE text:search {{ [] text:query \"connection OR Verbindung\" ; text:limit 10 ;
+                 text:turn ?turn ; text:kind ?kind ; text:session ?session ; text:snippet ?snippet }} }}"
+        ),
+    )
+    .unwrap();
+    let as_rows: Vec<(String, String)> = rows
+        .iter()
+        .map(|row| (row["turn"].clone(), row["kind"].clone()))
+        .collect();
+    let as_hits: Vec<(String, String)> = hits
+        .iter()
+        .map(|hit| {
+            (
+                format!("<{}>", hit.turn.as_deref().unwrap()),
+                hit.kind.name().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(as_rows, as_hits);
+    assert!(
+        rows.iter().all(|row| row["snippet"].contains("**")),
+        "{rows:?}"
+    );
+    // Narrowed in the pattern, joined outside it: the turn's index, read from its graph.
+    let joined = select(
+        &store,
+        &format!(
+            "{TEXT}SELECT ?index WHERE {{
+               SERVICE text:search {{ [] text:query \"timeout\" ; text:kind \"answer\" ;
+                 text:session \"en\" ; text:turn ?turn }}
+               GRAPH ?graph {{ ?turn ch:turnIndex ?index }} }}"
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        joined
+            .iter()
+            .map(|row| row["index"].as_str())
+            .collect::<Vec<_>>(),
+        ["1"]
+    );
+    // An update may use it: the hits' turns tagged in their own graphs.
+    store
+        .update(&format!(
+            "{TEXT}INSERT {{ GRAPH ?graph {{ ?turn <urn:example:tag> \"timeout\" }} }} WHERE {{
+               SERVICE text:search {{ [] text:query \"timeout\" ; text:turn ?turn }}
+               GRAPH ?graph {{ ?turn ch:turnIndex ?index }} }}"
+        ))
+        .unwrap();
+    let tagged = select(
+        &store,
+        "SELECT ?turn WHERE { GRAPH ?graph { ?turn <urn:example:tag> \"timeout\" } }",
+    )
+    .unwrap();
+    // Its prompt and its answer say "timeout"; turn 0's answer says "timed out".
+    assert_eq!(
+        tagged
+            .iter()
+            .map(|row| row["turn"].as_str())
+            .collect::<Vec<_>>(),
+        ["<https://w3id.org/ihigraph/id/conversation/en/turn/1>"]
+    );
+}
+
+#[test]
+fn the_canned_search_ranks_turns_from_the_index_and_scans_without_one() {
+    let store = store_with_corpus();
+    let turns = |store: &HistoryStore, text: &str| -> Vec<(String, String, bool)> {
+        let QueryResults::Solutions(rows) = store
+            .run(&SEARCH, &Arguments::new().text("text", text))
+            .unwrap()
+        else {
+            panic!("search is a SELECT query")
+        };
+        rows.map(|row| {
+            let row = row.unwrap();
+            let value = |name: &str| match row.get(name) {
+                Some(Term::Literal(literal)) => literal.value().to_owned(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            (
+                value("session"),
+                value("turnIndex"),
+                row.get("score").is_some(),
+            )
+        })
+        .collect()
+    };
+    // Word forms, in their language, best first, each with its score.
+    assert_eq!(
+        turns(&store, "deployments"),
+        [("en".to_owned(), "0".to_owned(), true)]
+    );
+    assert_eq!(
+        turns(&store, "Bereitstellungen"),
+        [("de".to_owned(), "0".to_owned(), true)]
+    );
+    // A store without an index scans for the text as written, unranked.
+    let directory = tempfile::tempdir().unwrap();
+    let bare = HistoryStore::with_backend(
+        Embedded::open(directory.path()).unwrap(),
+        &Default::default(),
+    )
+    .unwrap();
+    for document in corpus() {
+        write(&bare, &document);
+    }
+    assert_eq!(
+        turns(&bare, "deployments"),
+        [("en".to_owned(), "0".to_owned(), false)]
+    );
+    assert!(turns(&bare, "Bereitstellungen").is_empty());
+    let error = select(
+        &bare,
+        &format!("{TEXT}SELECT * WHERE {{ SERVICE text:search {{ [] text:query \"x\" ; text:turn ?t }} }}"),
+    )
+    .unwrap_err();
+    let message = ihigraph::store::error_chain(&error);
+    assert!(message.contains("no full-text index"), "{message}");
+}
+
+#[test]
+fn a_search_pattern_that_says_no_search_is_refused_with_why() {
+    let store = store_with_corpus();
+    for (pattern, expected) in [
+        ("[] text:turn ?t", "it says no search"),
+        (
+            "[] text:query ?q ; text:turn ?t",
+            "text:query takes a literal",
+        ),
+        (
+            "[] text:query \"x\" ; text:limit 0",
+            "text:limit should be a whole number from 1 to 1000",
+        ),
+        (
+            "[] text:query \"x\" ; text:kind \"prompts\"",
+            "unknown kind \"prompts\"",
+        ),
+        (
+            "[] text:query \"x\" ; text:score 3",
+            "text:score takes a variable",
+        ),
+        (
+            "[] text:query \"x\" ; <urn:other> ?o",
+            "not in the search's namespace",
+        ),
+        ("[] text:query \"x\" . ?other text:turn ?t", "one subject"),
+        ("[] text:query \"x\" FILTER (true)", "triple patterns only"),
+        (
+            "[] text:query \"\\\"unclosed\" ; text:turn ?t",
+            "cannot read the search",
+        ),
+    ] {
+        let error = select(
+            &store,
+            &format!("{TEXT}SELECT * WHERE {{ SERVICE text:search {{ {pattern} }} }}"),
+        )
+        .unwrap_err();
+        let message = ihigraph::store::error_chain(&error);
+        assert!(message.contains(expected), "{pattern}: {message}");
+        assert_eq!(message.matches(expected).count(), 1, "said once: {message}");
+    }
+}
+
 /// One session of one text, as the index holds it.
 fn indexed_session(session: &str, text: &str) -> IndexedSession {
     IndexedSession {
@@ -566,6 +772,28 @@ fn a_writer_killed_before_its_commit_leaves_no_file_in_the_way() {
     digests.sort();
     assert_eq!(digests, ["kept words", "second words"]);
     assert_eq!(index.text_count(), 2);
+}
+
+#[test]
+fn a_backup_is_searchable_once_opened() {
+    let directory = tempfile::tempdir().unwrap();
+    let copy = directory.path().join("copy");
+    let before = {
+        let store =
+            HistoryStore::open(&directory.path().join("store"), &Default::default()).unwrap();
+        for document in corpus() {
+            write(&store, &document);
+        }
+        store.backup(&copy).unwrap();
+        places(&search(&store, "deployment OR Bereitstellung OR 部署"))
+    };
+    // The backup holds the store only; its first open builds the index.
+    assert!(!copy.join("search").exists());
+    let restored = HistoryStore::open(&copy, &Default::default()).unwrap();
+    assert_eq!(
+        places(&search(&restored, "deployment OR Bereitstellung OR 部署")),
+        before
+    );
 }
 
 #[test]

@@ -576,6 +576,9 @@ impl<'a, S: FnMut(IngestEvent<'_>)> Writer<'a, S> {
     fn finish(mut self) -> Result<IngestSummary, IngestError> {
         self.load_part()?;
         self.commit()?;
+        // The full-text index follows the last commit on a thread of its own: its
+        // failure is said here, with the sessions stored (the next open indexes them).
+        self.sessions.wait_for_index()?;
         Ok(self.summary)
     }
 }

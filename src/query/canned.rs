@@ -411,17 +411,39 @@ pub const TURN_PLACES: CannedQuery = CannedQuery {
     scope: SessionScope::Graph,
 };
 
-/// `search`: turns whose prompt or answer text contains a text.
+/// `search`: turns whose prompt or answer matches a search, best first, from the
+/// full-text index; on a store without one, [`SEARCH_SCAN`] is run in its place.
 pub const SEARCH: CannedQuery = CannedQuery {
     name: "search",
-    summary: "turns whose prompt or answer text contains a text, case-insensitively",
-    parameters: &[
-        text("text", "text", true, "the text to look for"),
-        SESSION_OPTIONAL,
-    ],
+    summary: "turns whose prompt or answer matches a search, best first (the full-text index; a text scan on a server)",
+    parameters: SEARCH_PARAMETERS,
     sparql: include_str!("../../queries/search.rq"),
     scope: SessionScope::Store,
 };
+
+/// [`SEARCH`] where the store has no full-text index: the same parameters, and the same
+/// columns but `score`, by a case-insensitive substring scan of the texts, unranked.
+pub const SEARCH_SCAN: CannedQuery = CannedQuery {
+    name: "search",
+    summary: "turns whose prompt or answer text contains a text, case-insensitively",
+    parameters: SEARCH_PARAMETERS,
+    sparql: include_str!("../../queries/scan/search.rq"),
+    scope: SessionScope::Store,
+};
+
+const SEARCH_PARAMETERS: &[Parameter] = &[
+    text(
+        "text",
+        "text",
+        true,
+        "the search (words, \"a phrase\", prefix*, OR, -word)",
+    ),
+    SESSION_OPTIONAL,
+    Parameter {
+        help: "how many turns, best first",
+        ..count("20")
+    },
+];
 
 /// `user-state`: a session's turns with a user entity state.
 pub const USER_STATE: CannedQuery = CannedQuery {

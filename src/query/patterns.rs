@@ -2,7 +2,7 @@
 
 use spargebra::Query;
 use spargebra::algebra::{GraphPattern, QueryDataset};
-use spargebra::term::{GroundTerm, NamedNode, Variable};
+use spargebra::term::{GroundTerm, NamedNode, TermPattern, Variable};
 
 /// Puts the values in the `VALUES` row whose variables are the parameters'; false if
 /// the query has no such row.
@@ -55,7 +55,40 @@ pub(super) fn fill_values_row(
         | GraphPattern::Reduced { inner }
         | GraphPattern::Slice { inner, .. }
         | GraphPattern::Group { inner, .. } => fill_values_row(inner, row),
+        GraphPattern::Service { inner, .. } => {
+            // A SERVICE is evaluated apart from the bindings around it: the values it
+            // needs (a search's words) are put into its triple patterns.
+            fill_service_pattern(inner, row);
+            false
+        }
         _ => false,
+    }
+}
+
+/// Puts the given values in place of the parameters' variables in a SERVICE's triple
+/// patterns (as objects: what a service reads its arguments from).
+fn fill_service_pattern(pattern: &mut GraphPattern, row: &[(&str, Option<GroundTerm>)]) {
+    match pattern {
+        GraphPattern::Bgp { patterns } => {
+            for triple in patterns {
+                if let TermPattern::Variable(variable) = &triple.object
+                    && let Some((_, Some(value))) =
+                        row.iter().find(|(name, _)| *name == variable.as_str())
+                {
+                    triple.object = match value.clone() {
+                        GroundTerm::NamedNode(node) => TermPattern::NamedNode(node),
+                        GroundTerm::Literal(literal) => TermPattern::Literal(literal),
+                        #[allow(unreachable_patterns)]
+                        _ => continue,
+                    };
+                }
+            }
+        }
+        GraphPattern::Join { left, right } => {
+            fill_service_pattern(left, row);
+            fill_service_pattern(right, row);
+        }
+        _ => {}
     }
 }
 

@@ -5,6 +5,7 @@ use crate::check::Diagnostic;
 use crate::ingest::IngestError;
 use crate::query::{ParameterError, ResultsError};
 use crate::read::Origin;
+pub(crate) use crate::store::error_chain as chain;
 use crate::store::{RemoteError, StoreError};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -113,21 +114,6 @@ impl std::fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
-
-/// An error's message with its causes, as the CLI prints it.
-pub(crate) fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let next = cause.to_string();
-        if !text.ends_with(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
-        source = cause.source();
-    }
-    text
-}
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {

@@ -4,6 +4,7 @@
 //! Nothing above this trait knows which one it talks to.
 
 use super::StoreError;
+use super::search::SearchService;
 use oxigraph::model::{GraphName, GraphNameRef, NamedNode, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults};
 use spargebra::{Query, Update};
@@ -124,6 +125,13 @@ pub trait Backend: Send + Sync {
             Some(cancel) => self.query_cancellable(query, false, cancel),
             None => self.query(query, false),
         }
+    }
+
+    /// Answers `SERVICE text:search` in this backend's queries and updates with
+    /// `service` (the store's full-text index). A backend whose queries another program
+    /// evaluates (a server) cannot, and keeps to what that program does.
+    fn answer_searches(&mut self, service: SearchService) {
+        let _ = service;
     }
 
     /// Runs a SPARQL 1.1 update, atomically.

@@ -5,6 +5,7 @@
 
 use super::StoreError;
 use super::backend::{Backend, Capabilities, EachStep, GraphLoader, QuadStream};
+use super::search::SearchService;
 use oxigraph::model::{GraphName, GraphNameRef, NamedNodeRef, Quad, Variable};
 use oxigraph::sparql::{CancellationToken, QueryResults, SparqlEvaluator};
 use oxigraph::store::{BulkLoader, StorageError, Store};
@@ -18,6 +19,8 @@ use std::path::{Path, PathBuf};
 pub struct Embedded {
     store: Store,
     path: Option<PathBuf>,
+    /// What answers `SERVICE text:search` in its queries and updates.
+    search: SearchService,
 }
 
 impl Embedded {
@@ -37,6 +40,7 @@ impl Embedded {
             }
         })?;
         Ok(Self {
+            search: SearchService::new(None, path.display().to_string()),
             store,
             path: Some(path.to_owned()),
         })
@@ -47,6 +51,7 @@ impl Embedded {
         Ok(Self {
             store: Store::new()?,
             path: None,
+            search: SearchService::new(None, "memory".to_owned()),
         })
     }
 
@@ -58,15 +63,22 @@ impl Embedded {
         &self.store
     }
 
+    /// The evaluator of this store's queries and updates: `SERVICE text:search` answered
+    /// by its full-text index, every other service refused.
+    fn evaluator(&self) -> SparqlEvaluator {
+        SparqlEvaluator::new().with_service_handler(SearchService::name(), self.search.clone())
+    }
+
     fn evaluate(
         &self,
         query: Query,
         union_default_graph: bool,
         cancel: Option<CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
+        let evaluator = self.evaluator();
         let evaluator = match cancel {
-            Some(token) => SparqlEvaluator::new().with_cancellation_token(token),
-            None => SparqlEvaluator::new(),
+            Some(token) => evaluator.with_cancellation_token(token),
+            None => evaluator,
         };
         let mut prepared = evaluator.for_query(query);
         if union_default_graph && prepared.dataset().is_default_dataset() {
@@ -179,8 +191,12 @@ impl Backend for Embedded {
         self.evaluate(query, union_default_graph, Some(cancel.clone()))
     }
 
+    fn answer_searches(&mut self, service: SearchService) {
+        self.search = service;
+    }
+
     fn update(&self, update: Update) -> Result<(), StoreError> {
-        SparqlEvaluator::new()
+        self.evaluator()
             .for_update(update)
             .on_store(&self.store)
             .execute()

@@ -123,6 +123,14 @@ pub enum StoreError {
         /// What is wrong, and where.
         message: String,
     },
+    /// A `SERVICE text:search` whose pattern does not say a search the index can run.
+    #[error(
+        "the SERVICE <https://w3id.org/ihigraph/text#search> pattern is not a search: {message}"
+    )]
+    SearchService {
+        /// What is wrong, and what was expected.
+        message: String,
+    },
     /// Searching needs the full-text index, which a store on a server does not have.
     #[error(
         "{location} has no full-text index: full-text search works on a store ihigraph keeps (a store directory or one in memory); on a server, the `search` canned query scans the texts instead"
@@ -151,4 +159,21 @@ impl SchemeSetting {
             Self::SessionTemplate => "session IRI template",
         }
     }
+}
+
+/// An error's message with its causes, each after a colon, as the CLI prints it and the
+/// server answers it; a cause its wrapper already says (one that prints its source as
+/// its own message) is said once.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let next = cause.to_string();
+        if !text.ends_with(&next) {
+            text.push_str(": ");
+            text.push_str(&next);
+        }
+        source = cause.source();
+    }
+    text
 }

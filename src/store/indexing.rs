@@ -9,37 +9,111 @@
 //! ([`Capabilities::exclusive`](super::Capabilities)).
 
 use super::search::{
-    IndexedSession, SearchHit, SearchIndex, SearchRequest, memory_texts, session_texts,
+    HitColumn, IndexedSession, SearchHit, SearchIndex, SearchRequest, SearchService, memory_texts,
+    session_texts,
 };
 use super::{FingerprintRecord, HistoryStore, StoreError};
 use crate::rdf::fingerprint;
 use crate::rdf::vocab::ihi;
-use oxigraph::model::vocab::xsd;
-use oxigraph::model::{Literal, NamedNode, Quad, Term, Variable};
+use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolutionIter};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// The columns of [`HistoryStore::search_results`].
+/// The columns of [`HistoryStore::search_results`]: every [`HitColumn`]'s name.
 pub const SEARCH_COLUMNS: [&str; 9] = [
-    "session",
-    "turnIndex",
-    "turn",
-    "role",
-    "time",
-    "kind",
-    "score",
-    "snippet",
-    "language",
+    HitColumn::ALL[0].name(),
+    HitColumn::ALL[1].name(),
+    HitColumn::ALL[2].name(),
+    HitColumn::ALL[3].name(),
+    HitColumn::ALL[4].name(),
+    HitColumn::ALL[5].name(),
+    HitColumn::ALL[6].name(),
+    HitColumn::ALL[7].name(),
+    HitColumn::ALL[8].name(),
 ];
 
 /// How many sessions are indexed again per commit when the index is settled or rebuilt.
 const REINDEX_BATCH: usize = 500;
 
+/// The index's write of the sessions a commit stored, running beside the store's next
+/// work (an ingest maps and loads its next batch meanwhile), and what became of the one
+/// before: every other use of the index waits for it first, so that what a search sees
+/// is every session the store committed, and the index is written in the order of the
+/// store's commits.
+#[derive(Debug, Default)]
+pub(super) struct Pending {
+    write: Option<std::thread::JoinHandle<Result<(), StoreError>>>,
+    failed: Option<StoreError>,
+}
+
+impl Pending {
+    /// Waits for the write in progress, and keeps its failure (the first) to be said.
+    fn join(&mut self, location: impl FnOnce() -> String) {
+        let Some(write) = self.write.take() else {
+            return;
+        };
+        let outcome = write.join().unwrap_or_else(|_| {
+            Err(StoreError::SearchIndex {
+                location: location(),
+                source: tantivy::TantivyError::SystemError(
+                    "the index's writer thread panicked".to_owned(),
+                ),
+            })
+        });
+        if let Err(error) = outcome {
+            self.failed.get_or_insert(error);
+        }
+    }
+}
+
 impl HistoryStore {
-    /// The full-text index, when this store has one.
+    /// The full-text index, when this store has one, once it holds every session the
+    /// store committed (a failure of that write is returned by the next call that can).
     pub fn search_index(&self) -> Option<&SearchIndex> {
-        self.search.as_ref()
+        self.join_index_write();
+        self.search.as_deref()
+    }
+
+    /// Waits until the full-text index holds every session the store committed: the
+    /// index is written beside the store's next work, so a failure of that write is
+    /// said here, or by the next write or search.
+    ///
+    /// # Errors
+    ///
+    /// The index's write failed: the sessions are stored, and the next open indexes
+    /// them.
+    pub fn wait_for_index(&self) -> Result<(), StoreError> {
+        self.join_index_write();
+        match self.pending().failed.take() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// The index, once the write in progress is done; the error of a write that failed.
+    pub(super) fn index(&self) -> Result<Option<&Arc<SearchIndex>>, StoreError> {
+        self.wait_for_index()?;
+        Ok(self.search.as_ref())
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, Pending> {
+        // A panic while it was held leaves a handle or an error, both still whole.
+        self.indexing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Joins the write in progress, keeping its failure to be said.
+    fn join_index_write(&self) {
+        self.pending().join(|| self.location());
+    }
+
+    /// What answers `SERVICE text:search` from this store's index (see
+    /// [`SearchService`]), for an evaluator of one's own over the same data: every search
+    /// is refused, saying why, when the store has no index.
+    pub fn search_service(&self) -> SearchService {
+        SearchService::new(self.search.clone(), self.location())
     }
 
     /// The texts that match a search, best first (see [`SearchRequest`]).
@@ -57,7 +131,7 @@ impl HistoryStore {
     /// # Ok::<_, ihigraph::StoreError>(())
     /// ```
     pub fn search(&self, request: &SearchRequest) -> Result<Vec<SearchHit>, StoreError> {
-        match &self.search {
+        match self.index()? {
             Some(index) => index.search(request),
             None => Err(StoreError::NoSearchIndex {
                 location: self.location(),
@@ -74,23 +148,8 @@ impl HistoryStore {
     ) -> Result<QueryResults<'static>, StoreError> {
         let rows: Vec<Vec<Option<Term>>> = self
             .search(request)?
-            .into_iter()
-            .map(|hit| {
-                vec![
-                    Some(Literal::new_simple_literal(&hit.session_id).into()),
-                    hit.turn_index.map(|index| Literal::from(index).into()),
-                    hit.turn.map(|turn| NamedNode::new_unchecked(turn).into()),
-                    hit.role
-                        .map(|role| Literal::new_simple_literal(role).into()),
-                    hit.time
-                        .map(|time| Literal::new_typed_literal(time, xsd::DATE_TIME).into()),
-                    Some(Literal::new_simple_literal(hit.kind.name()).into()),
-                    // Three decimals: the ranking is what a score is for.
-                    Some(Literal::from((f64::from(hit.score) * 1000.0).round() / 1000.0).into()),
-                    Some(Literal::new_simple_literal(hit.snippet.marked("**", "**")).into()),
-                    Some(Literal::new_simple_literal(hit.language).into()),
-                ]
-            })
+            .iter()
+            .map(|hit| HitColumn::ALL.map(|column| column.value(hit)).to_vec())
             .collect();
         Ok(QueryResults::Solutions(QuerySolutionIter::from_tuples(
             Arc::from(SEARCH_COLUMNS.map(Variable::new_unchecked)),
@@ -101,7 +160,7 @@ impl HistoryStore {
     /// Builds the full-text index again from the store, whole; the number of sessions
     /// indexed. A store without an index has nothing to build.
     pub fn reindex(&self) -> Result<usize, StoreError> {
-        let Some(index) = &self.search else {
+        let Some(index) = self.index()? else {
             return Err(StoreError::NoSearchIndex {
                 location: self.location(),
             });
@@ -118,7 +177,7 @@ impl HistoryStore {
 
     /// Brings the index in line with the store after it was opened: see the module's text.
     pub(super) fn settle_search_index(&self) -> Result<(), StoreError> {
-        let Some(index) = &self.search else {
+        let Some(index) = self.index()? else {
             return Ok(());
         };
         let mut indexed = index.indexed()?;
@@ -139,7 +198,7 @@ impl HistoryStore {
 
     /// Indexes the given session graphs (and the memory graph) as the store holds them.
     fn index_from_store(&self, graphs: &[NamedNode], memory: bool) -> Result<(), StoreError> {
-        let Some(index) = &self.search else {
+        let Some(index) = self.index()? else {
             return Ok(());
         };
         let records = if graphs.is_empty() {
@@ -183,11 +242,31 @@ impl HistoryStore {
     }
 
     /// Indexes sessions just written, given with the records the store took of them.
-    pub(super) fn index_written(&self, sessions: &[IndexedSession]) -> Result<(), StoreError> {
-        match &self.search {
-            Some(index) => index.replace(sessions, &[]),
-            None => Ok(()),
+    /// The index's commit runs on a thread of its own, beside what the caller does next
+    /// (see [`Pending`]); the one before it is waited for first.
+    pub(super) fn index_written(&self, sessions: Vec<IndexedSession>) -> Result<(), StoreError> {
+        let Some(index) = self.search.clone() else {
+            return Ok(());
+        };
+        // Held from the wait to the start of the next write: two writers of one store
+        // index in the order they took it.
+        let mut pending = self.pending();
+        pending.join(|| self.location());
+        if let Some(error) = pending.failed.take() {
+            return Err(error);
         }
+        if sessions.is_empty() {
+            return Ok(());
+        }
+        let write = std::thread::Builder::new()
+            .name("ihigraph-index".to_owned())
+            .spawn(move || index.replace(&sessions, &[]))
+            .map_err(|error| StoreError::SearchIndex {
+                location: self.location(),
+                source: error.into(),
+            })?;
+        pending.write = Some(write);
+        Ok(())
     }
 
     /// What the index is to hold of a session written with `record`.
@@ -206,7 +285,7 @@ impl HistoryStore {
 
     /// Drops sessions from the index.
     pub(super) fn unindex(&self, graphs: &[&NamedNode]) -> Result<(), StoreError> {
-        let Some(index) = &self.search else {
+        let Some(index) = self.index()? else {
             return Ok(());
         };
         let owners: Vec<&str> = graphs.iter().map(|graph| graph.as_str()).collect();
@@ -215,7 +294,7 @@ impl HistoryStore {
 
     /// Empties the index (every session deleted).
     pub(super) fn unindex_all(&self) -> Result<(), StoreError> {
-        match &self.search {
+        match self.index()? {
             Some(index) => index.clear(),
             None => Ok(()),
         }
@@ -228,7 +307,7 @@ impl HistoryStore {
         &self,
         touched: Option<BTreeSet<NamedNode>>,
     ) -> Result<Option<Vec<NamedNode>>, StoreError> {
-        let Some(index) = &self.search else {
+        let Some(index) = self.index()? else {
             return Ok(Some(Vec::new()));
         };
         let memory = self.scheme.memory_graph();

@@ -19,22 +19,23 @@ mod writer;
 
 pub use backend::{Backend, Capabilities, GraphLoader, PageOrder, QuadStream};
 pub use embedded::Embedded;
-pub use error::{SchemeSetting, StoreError};
+pub use error::{SchemeSetting, StoreError, error_chain};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
 pub use indexing::SEARCH_COLUMNS;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use search::{
-    CjkBigrams, IndexedSession, SearchHit, SearchIndex, SearchKind, SearchRequest, SearchText,
-    Snippet, TextLanguage, detect_language, session_texts,
+    CjkBigrams, HitColumn, IndexedSession, SEARCH_SERVICE, SearchHit, SearchIndex, SearchKind,
+    SearchRequest, SearchService, SearchText, Snippet, TEXT_NAMESPACE, TextLanguage,
+    detect_language, session_texts,
 };
 pub use settings::SchemeRequest;
 pub use writer::SessionWriter;
 
 use crate::model::InteractionHistory;
 use crate::query::{
-    Arguments, CannedQuery, MAX_NESTING, RECENT_TURNS, RECENT_TURNS_COLUMNS, check_nesting,
-    recent_turns_arguments, set_dataset, set_named_graphs,
+    Arguments, CannedQuery, MAX_NESTING, RECENT_TURNS, RECENT_TURNS_COLUMNS, SEARCH, SEARCH_SCAN,
+    check_nesting, recent_turns_arguments, set_dataset, set_named_graphs,
 };
 use crate::rdf::vocab::ihi;
 use crate::rdf::{IriScheme, SessionGraph, rebuild_history};
@@ -92,7 +93,19 @@ pub struct HistoryStore {
     scheme: IriScheme,
     /// The full-text index, kept in step by the store (`indexing.rs`): in `STORE_DIR/search/`,
     /// in RAM for a store in memory, none on a server.
-    search: Option<SearchIndex>,
+    search: Option<Arc<SearchIndex>>,
+    /// The index's write of what the last commit stored, on a thread of its own beside
+    /// the store's next work, and a failure of the one before it not yet reported
+    /// (`indexing.rs`).
+    indexing: std::sync::Mutex<indexing::Pending>,
+}
+
+impl Drop for HistoryStore {
+    fn drop(&mut self) {
+        // What was written is indexed before the store closes (a failure here is
+        // repaired by the next open, as after a crash).
+        let _ = self.wait_for_index();
+    }
 }
 
 impl HistoryStore {
@@ -128,7 +141,9 @@ impl HistoryStore {
     /// [`SearchIndex`]): only for a backend only ihigraph writes.
     fn with_search_index(mut self, index: SearchIndex) -> Result<Self, StoreError> {
         if self.backend.capabilities().exclusive {
-            self.search = Some(index);
+            self.search = Some(Arc::new(index));
+            let service = self.search_service();
+            self.backend.answer_searches(service);
             self.settle_search_index()?;
         }
         Ok(self)
@@ -154,6 +169,7 @@ impl HistoryStore {
             backend: Box::new(backend),
             scheme,
             search: None,
+            indexing: std::sync::Mutex::default(),
         })
     }
 
@@ -200,7 +216,7 @@ impl HistoryStore {
         let indexed = records
             .first()
             .and_then(|record| self.indexed_session(session, record));
-        self.index_written(&indexed.into_iter().collect::<Vec<_>>())?;
+        self.index_written(indexed.into_iter().collect())?;
         Ok(WriteOutcome {
             replaced,
             unchanged: false,
@@ -237,7 +253,7 @@ impl HistoryStore {
                 .zip(&records)
                 .filter_map(|(session, record)| self.indexed_session(session, record))
                 .collect();
-            self.index_written(&indexed)?;
+            self.index_written(indexed)?;
         }
         Ok(outcomes)
     }
@@ -538,10 +554,13 @@ impl HistoryStore {
 
     fn evaluate(
         &self,
-        query: Query,
+        mut query: Query,
         union_default_graph: bool,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
+        if self.index()?.is_some() {
+            self.search_service().inline(&mut query)?;
+        }
         match cancel {
             Some(token) => self
                 .backend
@@ -598,8 +617,7 @@ impl HistoryStore {
     ) -> Result<QueryResults<'static>, StoreError> {
         let mut query = query.bind(arguments, &self.scheme)?;
         set_named_graphs(&mut query, graphs.to_vec());
-        self.backend
-            .select_whole(query, &PageOrder::AsWritten, None)
+        self.select_whole(query, None)
     }
 
     /// [`run`](Self::run), stopped when `cancel` is cancelled.
@@ -618,8 +636,27 @@ impl HistoryStore {
                 )));
             }
         }
+        // Without a full-text index, a search scans the texts.
+        let query = if *query == SEARCH && self.search.is_none() {
+            &SEARCH_SCAN
+        } else {
+            query
+        };
         // The text is ihigraph's: its whole answer is given, however long.
         let query = query.bind(arguments, &self.scheme)?;
+        self.select_whole(query, cancel)
+    }
+
+    /// One of ihigraph's own queries, whole, in the order written; its searches run
+    /// first (see [`SearchService::inline`]).
+    fn select_whole(
+        &self,
+        mut query: Query,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        if self.index()?.is_some() {
+            self.search_service().inline(&mut query)?;
+        }
         self.backend
             .select_whole(query, &PageOrder::AsWritten, cancel)
     }

@@ -111,7 +111,17 @@ impl<'a> SessionWriter<'a> {
         self.waiting.clear();
         loader.commit()?;
         self.store
-            .index_written(&std::mem::take(&mut self.unindexed))
+            .index_written(std::mem::take(&mut self.unindexed))
+    }
+
+    /// Waits until the full-text index holds what was committed (see
+    /// [`HistoryStore::wait_for_index`]).
+    ///
+    /// # Errors
+    ///
+    /// The index's write failed; the sessions are stored.
+    pub fn wait_for_index(&self) -> Result<(), StoreError> {
+        self.store.wait_for_index()
     }
 
     /// Gives new sessions (already counted as waiting) to the loader.

@@ -49,7 +49,8 @@ fn run() -> Status {
         Ok(status) => status,
         Err(error) if status::is_broken_pipe(&error) => Status::Success,
         Err(error) => {
-            eprintln!("ihigraph: error: {error:#}");
+            let cause: &(dyn std::error::Error + 'static) = error.as_ref();
+            eprintln!("ihigraph: error: {}", ihigraph::store::error_chain(cause));
             status::of(&error)
         }
     }

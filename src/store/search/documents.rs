@@ -5,7 +5,7 @@
 //! what is indexed.
 
 use crate::rdf::vocab::{ch, ihi, prov};
-use oxigraph::model::{NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term};
+use oxigraph::model::{NamedNodeRef, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::{DateTime, Double};
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -81,15 +81,37 @@ pub struct SearchText {
     pub text: String,
 }
 
-/// The facts of one subject that the texts need, by predicate.
-type Subjects = HashMap<NamedNode, HashMap<NamedNode, Vec<Term>>>;
+/// The facts of one subject that the texts need, by predicate, borrowed from the quads.
+type Facts<'a> = HashMap<&'a str, Vec<&'a Term>>;
+
+/// Each subject's [`Facts`], by the subject's IRI.
+type Subjects<'a> = HashMap<&'a str, Facts<'a>>;
+
+/// The predicates the texts are read from: the rest of a session (its payloads, most of
+/// its bytes) is not looked at.
+const READ: [NamedNodeRef<'static>; 14] = [
+    ch::TURN_INDEX,
+    ch::HAS_PROMPT,
+    ch::HAS_ANSWER,
+    ch::INVOLVES_TOOL_INVOCATION,
+    ch::TIMESTAMP,
+    ihi::ROLE_PROPERTY,
+    ch::PROMPT_TEXT,
+    ch::ANSWER_TEXT,
+    ch::TOOL_NAME,
+    ch::INVOCATION_PARAMETERS,
+    ch::RESULT_DATA,
+    ihi::MEMORY_TEXT,
+    prov::GENERATED_AT_TIME,
+    prov::WAS_DERIVED_FROM,
+];
 
 /// The searchable texts of a session's quads, in turn order: what the index holds of it.
 pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
     let subjects = by_subject(quads);
-    let mut turn_of: HashMap<&NamedNode, &NamedNode> = HashMap::new();
+    let mut turn_of: HashMap<&str, &str> = HashMap::new();
     for (turn, facts) in &subjects {
-        if !facts.contains_key(&ch::TURN_INDEX.into_owned()) {
+        if !facts.contains_key(ch::TURN_INDEX.as_str()) {
             continue;
         }
         for predicate in [ch::HAS_PROMPT, ch::HAS_ANSWER, ch::INVOLVES_TOOL_INVOCATION] {
@@ -111,13 +133,13 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
         let time = turn_facts.and_then(|facts| literal(facts, ch::TIMESTAMP));
         texts.push(SearchText {
             session_id: session_id.to_owned(),
-            turn: turn.map(|turn| turn.as_str().to_owned()),
+            turn: turn.map(str::to_owned),
             turn_index: turn_facts
                 .and_then(|facts| literal(facts, ch::TURN_INDEX))
                 .and_then(|index| index.parse().ok()),
             role: turn_facts
                 .and_then(|facts| nodes(facts, ihi::ROLE_PROPERTY).next())
-                .and_then(|role| role.as_str().rsplit('#').next())
+                .and_then(|role| role.rsplit('#').next())
                 .map(str::to_owned),
             millis: time.and_then(epoch_millis),
             time: time.map(str::to_owned),
@@ -137,11 +159,11 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
             continue;
         };
         let time = literal(facts, prov::GENERATED_AT_TIME);
-        let mut turns: Vec<&NamedNode> = nodes(facts, prov::WAS_DERIVED_FROM).collect();
-        turns.sort();
+        let mut turns: Vec<&str> = nodes(facts, prov::WAS_DERIVED_FROM).collect();
+        turns.sort_unstable();
         texts.push(SearchText {
             session_id: String::new(),
-            turn: turns.first().map(|turn| turn.as_str().to_owned()),
+            turn: turns.first().map(|turn| (*turn).to_owned()),
             turn_index: None,
             role: None,
             millis: time.and_then(epoch_millis),
@@ -154,23 +176,25 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
     texts
 }
 
-fn by_subject(quads: &[Quad]) -> Subjects {
-    let mut subjects: Subjects = HashMap::new();
+fn by_subject(quads: &[Quad]) -> Subjects<'_> {
+    let mut subjects: Subjects<'_> = HashMap::new();
     for quad in quads {
-        if let NamedOrBlankNode::NamedNode(subject) = &quad.subject {
+        if let NamedOrBlankNode::NamedNode(subject) = &quad.subject
+            && READ.contains(&quad.predicate.as_ref())
+        {
             subjects
-                .entry(subject.clone())
+                .entry(subject.as_str())
                 .or_default()
-                .entry(quad.predicate.clone())
+                .entry(quad.predicate.as_str())
                 .or_default()
-                .push(quad.object.clone());
+                .push(&quad.object);
         }
     }
     subjects
 }
 
 /// The kind and text of a subject that has one.
-fn subject_text(facts: &HashMap<NamedNode, Vec<Term>>) -> Option<(SearchKind, String)> {
+fn subject_text(facts: &Facts<'_>) -> Option<(SearchKind, String)> {
     if let Some(text) = literal(facts, ch::PROMPT_TEXT) {
         return Some((SearchKind::Prompt, text.to_owned()));
     }
@@ -190,19 +214,14 @@ fn subject_text(facts: &HashMap<NamedNode, Vec<Term>>) -> Option<(SearchKind, St
 /// The turn of a tool result: the mapper names a result below the turn that carries it
 /// (`…/turn/N/tool-result/K`), the one link from a result to its turn when no call of
 /// this session answers to it.
-fn result_turn<'a>(result: &NamedNode, subjects: &'a Subjects) -> Option<&'a NamedNode> {
-    let (turn, _) = result.as_str().rsplit_once("/tool-result/")?;
-    subjects
-        .get_key_value(&NamedNode::new_unchecked(turn))
-        .map(|(turn, _)| turn)
+fn result_turn<'a>(result: &str, subjects: &Subjects<'a>) -> Option<&'a str> {
+    let (turn, _) = result.rsplit_once("/tool-result/")?;
+    subjects.get_key_value(turn).map(|(turn, _)| *turn)
 }
 
-fn literal<'a>(
-    facts: &'a HashMap<NamedNode, Vec<Term>>,
-    predicate: NamedNodeRef<'_>,
-) -> Option<&'a str> {
+fn literal<'a>(facts: &Facts<'a>, predicate: NamedNodeRef<'_>) -> Option<&'a str> {
     facts
-        .get(&predicate.into_owned())?
+        .get(predicate.as_str())?
         .iter()
         .find_map(|term| match term {
             Term::Literal(literal) => Some(literal.value()),
@@ -210,16 +229,16 @@ fn literal<'a>(
         })
 }
 
-fn nodes<'a>(
-    facts: &'a HashMap<NamedNode, Vec<Term>>,
+fn nodes<'a, 'b>(
+    facts: &'b Facts<'a>,
     predicate: NamedNodeRef<'_>,
-) -> impl Iterator<Item = &'a NamedNode> {
+) -> impl Iterator<Item = &'a str> + 'b {
     facts
-        .get(&predicate.into_owned())
+        .get(predicate.as_str())
         .into_iter()
         .flatten()
         .filter_map(|term| match term {
-            Term::NamedNode(node) => Some(node),
+            Term::NamedNode(node) => Some(node.as_str()),
             _ => None,
         })
 }

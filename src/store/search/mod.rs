@@ -13,11 +13,13 @@
 mod analysis;
 mod documents;
 mod query;
+mod service;
 
 pub use analysis::{CjkBigrams, TextLanguage, detect_language};
 pub(super) use documents::memory_texts;
 pub use documents::{SearchKind, SearchText, session_texts};
 pub use query::{SearchHit, SearchRequest, Snippet};
+pub use service::{HitColumn, SEARCH_SERVICE, SearchService, TEXT_NAMESPACE};
 
 use super::StoreError;
 use std::collections::HashMap;

@@ -797,6 +797,26 @@ fn a_backup_is_searchable_once_opened() {
 }
 
 #[test]
+fn an_index_of_another_schema_is_made_again() {
+    let directory = tempfile::tempdir().unwrap();
+    {
+        let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+        for document in corpus() {
+            write(&store, &document);
+        }
+    }
+    // An index as an ihigraph with other fields would have left it.
+    let index_dir = directory.path().join("search");
+    std::fs::remove_dir_all(&index_dir).unwrap();
+    std::fs::create_dir(&index_dir).unwrap();
+    let mut schema = tantivy::schema::Schema::builder();
+    schema.add_text_field("text", tantivy::schema::TEXT);
+    drop(tantivy::Index::create_in_dir(&index_dir, schema.build()).unwrap());
+    let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+    assert_eq!(places(&search(&store, "\"connection timed out\"")), ["en/0/answer"]);
+}
+
+#[test]
 fn reindex_rebuilds_the_whole_index() {
     let store = store_with_corpus();
     let before = places(&search(&store, "deployment OR Bereitstellung OR 部署"));

@@ -57,6 +57,11 @@ impl TextLanguage {
         format!("ihigraph_{}", self.code())
     }
 
+    /// The name of the analyzer of the language's [`WordPairs`].
+    pub fn pairs_analyzer_name(self) -> String {
+        format!("ihigraph_{}_pairs", self.code())
+    }
+
     fn stemmer(self) -> Option<StemLanguage> {
         match self {
             TextLanguage::English => Some(StemLanguage::English),
@@ -67,7 +72,8 @@ impl TextLanguage {
         }
     }
 
-    fn analyzer(self) -> TextAnalyzer {
+    /// The language's analyzer (as registered under [`Self::analyzer_name`]).
+    pub(super) fn analyzer(self) -> TextAnalyzer {
         if self == TextLanguage::Cjk {
             return TextAnalyzer::builder(CjkBigrams)
                 .filter(RemoveLongFilter::limit(MAX_TERM_BYTES))
@@ -98,6 +104,12 @@ pub fn register_analyzers(index: &Index) {
         index
             .tokenizers()
             .register(&language.analyzer_name(), language.analyzer());
+        index.tokenizers().register(
+            &language.pairs_analyzer_name(),
+            TextAnalyzer::from(WordPairs {
+                words: language.analyzer(),
+            }),
+        );
     }
 }
 
@@ -155,23 +167,24 @@ fn prefix_on_char_boundary(text: &str, bytes: usize) -> &str {
 pub struct CjkBigrams;
 
 impl Tokenizer for CjkBigrams {
-    type TokenStream<'a> = CjkBigramStream;
+    type TokenStream<'a> = CutTokens;
 
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> CjkBigramStream {
-        CjkBigramStream {
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> CutTokens {
+        CutTokens {
             tokens: cjk_tokens(text).into_iter(),
             current: Token::default(),
         }
     }
 }
 
-/// The tokens of [`CjkBigrams`], cut ahead (texts are bounded by the store's size limits).
-pub struct CjkBigramStream {
+/// Tokens cut ahead, as [`CjkBigrams`] and [`WordPairs`] give them (texts are bounded by
+/// the store's size limits).
+pub struct CutTokens {
     tokens: std::vec::IntoIter<Token>,
     current: Token,
 }
 
-impl TokenStream for CjkBigramStream {
+impl TokenStream for CutTokens {
     fn advance(&mut self) -> bool {
         match self.tokens.next() {
             Some(token) => {
@@ -189,6 +202,52 @@ impl TokenStream for CjkBigramStream {
     fn token_mut(&mut self) -> &mut Token {
         &mut self.current
     }
+}
+
+/// Each two neighbouring words of a text as one term ("connection timed out":
+/// "connection timed", "timed out"), after the language's own analysis, as
+/// Elasticsearch's `index_phrases` indexes them: what a phrase must contain. A phrase of
+/// common words is then looked up by its pairs, which few texts have, before the
+/// positions of its words are read in the texts that have them all.
+#[derive(Clone)]
+pub struct WordPairs {
+    words: TextAnalyzer,
+}
+
+impl Tokenizer for WordPairs {
+    type TokenStream<'a> = CutTokens;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> CutTokens {
+        CutTokens {
+            tokens: word_pairs(&analyzed(&mut self.words, text)).into_iter(),
+            current: Token::default(),
+        }
+    }
+}
+
+/// The tokens an analyzer makes of a text.
+pub fn analyzed(analyzer: &mut TextAnalyzer, text: &str) -> Vec<Token> {
+    let mut stream = analyzer.token_stream(text);
+    let mut tokens = Vec::new();
+    while stream.advance() {
+        tokens.push(stream.token().clone());
+    }
+    tokens
+}
+
+/// The pairs of words next to each other (a word left out, as one too long, parts them).
+pub fn word_pairs(words: &[Token]) -> Vec<Token> {
+    words
+        .windows(2)
+        .filter(|pair| pair[1].position == pair[0].position + 1)
+        .map(|pair| Token {
+            offset_from: pair[0].offset_from,
+            offset_to: pair[1].offset_to,
+            position: pair[0].position,
+            text: format!("{} {}", pair[0].text, pair[1].text),
+            position_length: 1,
+        })
+        .collect()
 }
 
 /// Whether a character is written without spaces between words.
@@ -261,6 +320,25 @@ mod tests {
         let mut out = Vec::new();
         stream.process(&mut |token| out.push(token.text.clone()));
         out
+    }
+
+    #[test]
+    fn word_pairs_are_neighbours_after_the_analysis() {
+        let mut pairs = TextAnalyzer::from(WordPairs {
+            words: TextLanguage::English.analyzer(),
+        });
+        let texts: Vec<String> = analyzed(&mut pairs, "Connections timed out, retrying")
+            .into_iter()
+            .map(|token| token.text)
+            .collect();
+        assert_eq!(texts, ["connect time", "time out", "out retri"]);
+        // A word too long to index parts its neighbours.
+        let long = "x".repeat(MAX_TERM_BYTES + 1);
+        let texts: Vec<String> = analyzed(&mut pairs, &format!("timed {long} out"))
+            .into_iter()
+            .map(|token| token.text)
+            .collect();
+        assert!(texts.is_empty(), "{texts:?}");
     }
 
     #[test]

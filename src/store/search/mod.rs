@@ -32,6 +32,7 @@ use tantivy::schema::{
     Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
     Value,
 };
+use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 /// The kind of the one document per indexed session (or memory graph) that records
@@ -69,6 +70,9 @@ struct Fields {
     text: Field,
     /// One indexed field per language, in the order of [`TextLanguage::ALL`].
     by_language: [Field; 6],
+    /// The [`WordPairs`](analysis::WordPairs) of each language's field, without
+    /// positions: what phrases are looked up by first.
+    pairs_by_language: [Field; 6],
 }
 
 /// The full-text index of a store (see the module's text).
@@ -76,6 +80,9 @@ pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
     writer: Mutex<IndexWriter>,
+    /// Each language's analyzer, in the order of [`TextLanguage::ALL`]: a text is
+    /// analyzed once, here, for its words and their pairs.
+    analyzers: [TextAnalyzer; 6],
     fields: Fields,
     location: String,
 }
@@ -110,6 +117,15 @@ fn schema() -> (Schema, Fields) {
             TextOptions::default().set_indexing_options(indexing),
         )
     });
+    let pairs_by_language = TextLanguage::ALL.map(|language| {
+        let indexing = TextFieldIndexing::default()
+            .set_tokenizer(&language.pairs_analyzer_name())
+            .set_index_option(IndexRecordOption::Basic);
+        builder.add_text_field(
+            &format!("pairs_{}", language.code()),
+            TextOptions::default().set_indexing_options(indexing),
+        )
+    });
     let fields = Fields {
         owner,
         session,
@@ -123,6 +139,7 @@ fn schema() -> (Schema, Fields) {
         digest,
         text,
         by_language,
+        pairs_by_language,
     };
     (builder.build(), fields)
 }
@@ -138,7 +155,18 @@ impl SearchIndex {
         std::fs::create_dir_all(directory).map_err(|error| failed(error.into()))?;
         let (schema, fields) = schema();
         let mmap = MmapDirectory::open(directory).map_err(|error| failed(error.into()))?;
-        let index = Index::open_or_create(mmap, schema).map_err(failed)?;
+        let index = match Index::open_or_create(mmap, schema.clone()) {
+            // Written by an ihigraph whose index held other fields: the index is the
+            // store's to make again (the store's next settle indexes every session).
+            Err(tantivy::TantivyError::SchemaError(_)) => {
+                std::fs::remove_dir_all(directory).map_err(|error| failed(error.into()))?;
+                std::fs::create_dir_all(directory).map_err(|error| failed(error.into()))?;
+                let mmap =
+                    MmapDirectory::open(directory).map_err(|error| failed(error.into()))?;
+                Index::create(mmap, schema, Default::default()).map_err(failed)?
+            }
+            opened => opened.map_err(failed)?,
+        };
         Self::with_index(index, fields, location)
     }
 
@@ -168,6 +196,7 @@ impl SearchIndex {
             index,
             reader,
             writer: Mutex::new(writer),
+            analyzers: TextLanguage::ALL.map(TextLanguage::analyzer),
             fields,
             location,
         })
@@ -192,6 +221,7 @@ impl SearchIndex {
             return Ok(());
         }
         let mut writer = self.lock_writer();
+        let mut analyzers = self.analyzers.clone();
         for owner in removed
             .iter()
             .copied()
@@ -202,7 +232,7 @@ impl SearchIndex {
         for session in sessions {
             for text in &session.texts {
                 writer
-                    .add_document(self.document(&session.owner, text))
+                    .add_document(self.document(&mut analyzers, &session.owner, text))
                     .map_err(|error| self.failed(error))?;
             }
             let mut marker = TantivyDocument::default();
@@ -271,7 +301,12 @@ impl SearchIndex {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn document(&self, owner: &str, text: &SearchText) -> TantivyDocument {
+    fn document(
+        &self,
+        analyzers: &mut [TextAnalyzer; 6],
+        owner: &str,
+        text: &SearchText,
+    ) -> TantivyDocument {
         let fields = &self.fields;
         let language = detect_language(&text.text);
         let mut document = TantivyDocument::default();
@@ -295,7 +330,17 @@ impl SearchIndex {
         }
         document.add_text(fields.language, language.code());
         document.add_text(fields.text, &text.text);
-        document.add_text(fields.by_language[language_slot(language)], &text.text);
+        // Analyzed once for the words and their pairs (the fields' own analyzers would
+        // run the stemmer twice), then given to tantivy as tokens.
+        let slot = language_slot(language);
+        let words = analysis::analyzed(&mut analyzers[slot], &text.text);
+        let pairs = analysis::word_pairs(&words);
+        let tokens = |tokens| PreTokenizedString {
+            text: String::new(),
+            tokens,
+        };
+        document.add_pre_tokenized_text(fields.by_language[slot], tokens(words));
+        document.add_pre_tokenized_text(fields.pairs_by_language[slot], tokens(pairs));
         document
     }
 

@@ -3,13 +3,15 @@
 //! field meets the words analyzed its own way; the filters (session, role, kind, time);
 //! the hits with the snippet of their text that shows why they matched.
 
-use super::analysis::TextLanguage;
+use super::analysis::{TextLanguage, analyzed, word_pairs};
 use super::documents::{SearchKind, epoch_millis};
 use super::{MARKER_KIND, SearchIndex, language_slot};
 use crate::store::StoreError;
 use std::ops::Bound;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, RangeQuery, TermQuery,
+};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, TantivyDocument, Term};
@@ -210,6 +212,9 @@ impl SearchIndex {
             .parse_query(&text)
             .map_err(|error| invalid(error.to_string()))?;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, words)];
+        if let Some(pairs) = self.phrase_pairs(&request.query) {
+            clauses.push((Occur::Must, pairs));
+        }
         let term = |field, value: &str| -> Box<dyn Query> {
             Box::new(TermQuery::new(
                 Term::from_field_text(field, value),
@@ -256,6 +261,77 @@ impl SearchIndex {
         }
         Ok(Box::new(BooleanQuery::new(clauses)))
     }
+}
+
+impl SearchIndex {
+    /// What the search's phrases ask of the [`WordPairs`](super::analysis::WordPairs)
+    /// fields: every pair of neighbouring words of each phrase, in the field of one
+    /// language at least, scoring nothing. The texts that have them are few, and only
+    /// theirs are then read for the positions of the phrase's words. None where that
+    /// would not be implied by the search itself: a search with `OR`, `NOT`, brackets or
+    /// a field of its own, a phrase left out (`-"..."`), one with a prefix, one of a
+    /// single word.
+    fn phrase_pairs(&self, query: &str) -> Option<Box<dyn Query>> {
+        let operators = ['(', ')', '[', ']', '{', '}', '^', '~', ':', '\\'];
+        if query.contains(operators)
+            || query
+                .split_whitespace()
+                .any(|word| matches!(word, "OR" | "NOT" | "IN" | "||"))
+        {
+            return None;
+        }
+        let mut required = Vec::new();
+        for phrase in required_phrases(query) {
+            let mut languages: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+            for language in TextLanguage::ALL {
+                let mut analyzer = self.index.tokenizers().get(&language.analyzer_name())?;
+                let pairs = word_pairs(&analyzed(&mut analyzer, phrase));
+                if pairs.is_empty() {
+                    break;
+                }
+                let field = self.fields.pairs_by_language[language_slot(language)];
+                let terms: Vec<(Occur, Box<dyn Query>)> = pairs
+                    .iter()
+                    .map(|pair| -> (Occur, Box<dyn Query>) {
+                        (
+                            Occur::Must,
+                            Box::new(TermQuery::new(
+                                Term::from_field_text(field, &pair.text),
+                                IndexRecordOption::Basic,
+                            )),
+                        )
+                    })
+                    .collect();
+                languages.push((Occur::Should, Box::new(BooleanQuery::new(terms))));
+            }
+            if languages.len() == TextLanguage::ALL.len() {
+                required.push((Occur::Must, Box::new(BooleanQuery::new(languages)) as Box<dyn Query>));
+            }
+        }
+        (!required.is_empty()).then(|| -> Box<dyn Query> {
+            Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(required)), 0.0))
+        })
+    }
+}
+
+/// The quoted phrases of a search that every hit must contain (not after `-`), without
+/// a prefix (`*`).
+fn required_phrases(query: &str) -> Vec<&str> {
+    let mut phrases = Vec::new();
+    let mut rest = query;
+    while let Some(open) = rest.find('"') {
+        let left_out = rest[..open].ends_with('-');
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('"') else {
+            break;
+        };
+        let phrase = &after[..close];
+        if !left_out && !phrase.contains('*') {
+            phrases.push(phrase);
+        }
+        rest = &after[close + 1..];
+    }
+    phrases
 }
 
 /// The search text with each bare `word*` (outside quotes) made a regular expression of
@@ -309,6 +385,26 @@ mod tests {
             "(text_en:/deplo.*/ OR text_fr:/deplo.*/) \"in the db*\" -(text_en:/tim.*/ OR text_fr:/tim.*/)"
         );
         assert_eq!(prefixes_as_regexes("a.b* x", &["en"]), "a.b* x");
+    }
+
+    #[test]
+    fn only_phrases_every_hit_contains_are_looked_up_by_their_pairs() {
+        assert_eq!(
+            required_phrases("\"timed out\" retry -\"not this\" \"deplo*\" \"open"),
+            ["timed out"]
+        );
+        let index = SearchIndex::in_ram().unwrap();
+        assert!(index.phrase_pairs("\"connection timed out\" retry").is_some());
+        for query in [
+            "\"connection timed out\" OR retry",
+            "(\"connection timed\") retry",
+            "text_en:\"connection timed\"",
+            "-\"connection timed\"",
+            "\"connection\" retry",
+            "connection timed",
+        ] {
+            assert!(index.phrase_pairs(query).is_none(), "{query}");
+        }
     }
 
     #[test]

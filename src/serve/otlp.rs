@@ -20,7 +20,7 @@
 use super::AppState;
 use super::error::chain;
 use crate::import::ImportOptions;
-use crate::ingest::{ReceiveError, receive};
+use crate::ingest::{ReceiveError, receive_live};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -525,8 +525,19 @@ async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Byt
             return status_response(StatusCode::INTERNAL_SERVER_ERROR, encoding, &message);
         }
     };
+    let live = Arc::clone(&state.live);
     let received = state
-        .write(move |store| Ok(receive(store, &batch, &ImportOptions::default())))
+        .write(move |store| {
+            let mut live = live
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Ok(receive_live(
+                store,
+                &batch,
+                &ImportOptions::default(),
+                &mut live,
+            ))
+        })
         .await;
     drop(waiting);
     match received {

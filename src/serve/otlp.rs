@@ -525,20 +525,7 @@ async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Byt
             return status_response(StatusCode::INTERNAL_SERVER_ERROR, encoding, &message);
         }
     };
-    let live = Arc::clone(&state.live);
-    let received = state
-        .write(move |store| {
-            let mut live = live
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            Ok(receive_live(
-                store,
-                &batch,
-                &ImportOptions::default(),
-                &mut live,
-            ))
-        })
-        .await;
+    let received = received(state, batch).await;
     drop(waiting);
     match received {
         Ok(Ok(received)) => {
@@ -563,6 +550,28 @@ async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Byt
         }
         Err(error) => status_response(error.status, encoding, &error.message),
     }
+}
+
+/// A decoded batch given to the receiver under the one writer, with what it keeps of
+/// the sessions it wrote.
+async fn received(
+    state: &AppState,
+    batch: Value,
+) -> Result<Result<crate::ingest::Received, ReceiveError>, super::ApiError> {
+    let live = Arc::clone(&state.live);
+    state
+        .write(move |store| {
+            let mut live = live
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Ok(receive_live(
+                store,
+                &batch,
+                &ImportOptions::default(),
+                &mut live,
+            ))
+        })
+        .await
 }
 
 fn status_response(status: StatusCode, encoding: Encoding, message: &str) -> Response {

@@ -245,8 +245,9 @@ impl HistoryStore {
     /// [`replace_sessions`](Self::replace_sessions) for a writer that keeps what it
     /// wrote: `held` gives, for each session, what its graph and derived graph hold (the
     /// quads given back for it the last time), or `None` where the caller does not know
-    /// (they are read). Only the difference is written, in one atomic step, and nothing
-    /// known is read back. Gives what each session's graphs hold now.
+    /// (they are read). Only the difference is written, in one atomic step with the
+    /// sessions' fingerprint records (where the backend gives back what it is given), and
+    /// nothing known is read back. Gives what each session's graphs hold now.
     ///
     /// `held` must be true: a caller tells with [`writes`](Self::writes) that nothing
     /// else wrote since it was given back.
@@ -271,8 +272,17 @@ impl HistoryStore {
         if sessions.is_empty() {
             return Ok(now);
         }
-        self.backend.change(&removed, &added)?;
-        let records = self.record_written(&sessions.iter().collect::<Vec<_>>())?;
+        let records = if self.backend.capabilities().verbatim {
+            // The records go in the same step as the sessions they describe.
+            let (records, lost, gained) = self.records_difference(sessions)?;
+            removed.extend(lost);
+            added.extend(gained);
+            self.backend.change(&removed, &added)?;
+            records
+        } else {
+            self.backend.change(&removed, &added)?;
+            self.record_written(&sessions.iter().collect::<Vec<_>>())?
+        };
         let indexed: Vec<_> = sessions
             .iter()
             .zip(&records)

@@ -7,6 +7,7 @@
 
 mod append;
 mod error;
+mod live;
 mod otel;
 mod pipeline;
 mod prepare;
@@ -15,7 +16,8 @@ mod watch;
 
 pub use append::{AppendOutcome, NewSession, append_turn};
 pub use error::{BatchError, IngestError};
-pub use otel::{ReceiveError, Received, Rejected, receive};
+pub use live::{DEFAULT_LIVE_BYTES, LiveSessions};
+pub use otel::{ReceiveError, Received, Rejected, receive, receive_live};
 pub use pipeline::{DEFAULT_BATCH_QUADS, Ingest, IngestEvent, IngestSummary, Refusal};
 pub use prepare::{PreparedDocument, prepare_document, prepare_history};
 #[cfg(feature = "watch")]

@@ -15,14 +15,20 @@
 //! A span may not add to a session that was not made from telemetry (a history ingested
 //! from a file, say): the spans of its traces are rejected, counted, and the rest of the
 //! batch is written.
+//!
+//! A receiver that takes batch after batch keeps what it wrote ([`LiveSessions`]), so
+//! that a session is read back from the store only when it was let go or something else
+//! wrote; and it writes only the difference each session's graph makes.
 
+use super::live::{LiveSession, LiveSessions};
 use crate::import::otel::{Named, named, trace_session_id, without_traces};
 use crate::import::{Choice, ImportError, ImportEvent, ImportOptions, import_bytes, importer};
 use crate::model::Turn;
 use crate::rdf::map_history;
 use crate::store::{HistoryStore, StoreError};
+use oxigraph::model::Quad;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// What receiving a batch did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,8 +78,25 @@ pub fn receive(
     batch: &Value,
     options: &ImportOptions,
 ) -> Result<Received, ReceiveError> {
+    receive_live(store, batch, options, &mut LiveSessions::new(0))
+}
+
+/// [`receive`], keeping in `live` what it writes and taking from it what it kept of the
+/// sessions the batch adds to. Writes to the store must go one at a time (as `serve`
+/// keeps them), so that no other write slips in between this one's.
+///
+/// # Errors
+///
+/// As [`receive`].
+pub fn receive_live(
+    store: &HistoryStore,
+    batch: &Value,
+    options: &ImportOptions,
+    live: &mut LiveSessions,
+) -> Result<Received, ReceiveError> {
+    live.settle(store.writes());
     let names = named(batch).map_err(ReceiveError::Refused)?;
-    let (stored, forbidden) = stored_sessions(store, &names)?;
+    let (mut stored, forbidden) = stored_sessions(store, &names, live)?;
     let mut received = Received::default();
     let batch = if forbidden.is_empty() {
         batch.clone()
@@ -82,57 +105,78 @@ pub fn receive(
         received.rejected = Some(Rejected {
             spans: rejected.0,
             logs: rejected.1,
-            message: format!(
-                "session{} {} not made from telemetry: spans may not add to {}",
-                if forbidden.sessions.len() == 1 {
-                    ""
-                } else {
-                    "s"
-                },
-                forbidden
-                    .sessions
-                    .iter()
-                    .map(|id| format!("{id:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                if forbidden.sessions.len() == 1 {
-                    "it"
-                } else {
-                    "them"
-                },
-            ),
+            message: rejected_message(&forbidden),
         });
         kept
     };
     let mut lines = serde_json::to_vec(&batch)
         .map_err(|e| ReceiveError::Refused(ImportError::file(e.to_string())))?;
-    for kept in stored.iter().flat_map(|(_, kept, _)| kept) {
+    for kept in stored.iter().flat_map(|known| &known.kept) {
         lines.push(b'\n');
         lines.extend(serde_json::to_vec(kept).unwrap_or_default());
     }
     let converted = convert(lines, options)?;
-    let made: BTreeSet<&str> = converted.iter().map(|c| c.session_id.as_str()).collect();
-    let mut graphs = Vec::new();
-    for session in &converted {
+    let made: BTreeSet<String> = converted.iter().map(|c| c.session_id.clone()).collect();
+    let (mut graphs, mut held, mut turns) = (Vec::new(), Vec::new(), Vec::new());
+    for session in converted {
         // The document's metadata names the bytes converted, which differ with every
         // batch: a session is unchanged when its turns are.
-        let known = stored.iter().find(|(id, ..)| *id == session.session_id);
-        if known.is_some_and(|(_, _, turns)| *turns == session.history.turns) {
-            received.unchanged.push(session.session_id.clone());
-        } else {
-            graphs.push(map_history(&session.history, store.scheme()));
-            received.written.push(session.session_id.clone());
+        match stored
+            .iter_mut()
+            .find(|known| known.id == session.session_id)
+        {
+            Some(known) if known.turns == session.history.turns => {
+                if let Some(quads) = known.held.take() {
+                    let turns = std::mem::take(&mut known.turns);
+                    live.put(known.id.clone(), LiveSession::new(turns, quads));
+                }
+                received.unchanged.push(session.session_id);
+            }
+            known => {
+                graphs.push(map_history(&session.history, store.scheme()));
+                held.push(known.and_then(|known| known.held.take()));
+                turns.push(session.history.turns);
+                received.written.push(session.session_id);
+            }
         }
     }
     // Every session the batch changed, in one commit.
-    store.replace_sessions(&graphs)?;
-    for (id, ..) in &stored {
-        if !made.contains(id.as_str()) {
-            store.delete_session(id)?;
-            received.absorbed.push(id.clone());
+    let now = store.replace_sessions_held(&graphs, held)?;
+    for ((graph, turns), now) in graphs.into_iter().zip(turns).zip(now) {
+        live.put(graph.session_id, LiveSession::new(turns, now));
+    }
+    for known in &stored {
+        if !made.contains(&known.id) {
+            store.delete_session(&known.id)?;
+            live.absent(&known.id);
+            received.absorbed.push(known.id.clone());
         }
     }
+    live.wrote(store.writes());
     Ok(received)
+}
+
+/// Why spans were rejected, for the sender.
+fn rejected_message(forbidden: &Forbidden) -> String {
+    format!(
+        "session{} {} not made from telemetry: spans may not add to {}",
+        if forbidden.sessions.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        forbidden
+            .sessions
+            .iter()
+            .map(|id| format!("{id:?}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        if forbidden.sessions.len() == 1 {
+            "it"
+        } else {
+            "them"
+        },
+    )
 }
 
 /// The batch and the kept spans, converted together by the `otel` importer.
@@ -178,14 +222,21 @@ impl Forbidden {
     }
 }
 
-/// A stored session the batch adds to, with what it keeps of its spans (one OTLP JSON
-/// object per turn) and its turns.
-type Stored = (String, Vec<Value>, Vec<Turn>);
+/// A stored session the batch adds to: what it keeps of its spans (one OTLP JSON object
+/// per turn), its turns, and what its graphs hold when the receiver kept it.
+struct Stored {
+    id: String,
+    kept: Vec<Value>,
+    turns: Vec<Turn>,
+    held: Option<HashSet<Quad>>,
+}
 
-/// The stored sessions the batch adds to, and those it may not.
+/// The stored sessions the batch adds to, and those it may not: taken from `live` where
+/// it kept them, else read from the store.
 fn stored_sessions(
     store: &HistoryStore,
     names: &Named,
+    live: &mut LiveSessions,
 ) -> Result<(Vec<Stored>, Forbidden), StoreError> {
     let mut candidates: BTreeSet<(String, Option<String>)> = BTreeSet::new();
     for conversation in &names.conversations {
@@ -200,9 +251,24 @@ fn stored_sessions(
     let mut stored: Vec<Stored> = Vec::new();
     let mut forbidden = Forbidden::default();
     for (id, trace) in candidates {
+        if stored.iter().any(|known| known.id == id) || live.is_absent(&id) {
+            continue;
+        }
+        if let Some(kept) = live.take(&id) {
+            stored.push(Stored {
+                id,
+                kept: kept.kept,
+                turns: kept.turns,
+                held: Some(kept.held),
+            });
+            continue;
+        }
         let history = match store.history(&id) {
             Ok(history) => history,
-            Err(StoreError::UnknownSession { .. }) => continue,
+            Err(StoreError::UnknownSession { .. }) => {
+                live.absent(&id);
+                continue;
+            }
             Err(other) => return Err(other),
         };
         let kept: Vec<Value> = history
@@ -220,8 +286,13 @@ fn stored_sessions(
                     .map(|(trace, _)| trace.clone()),
             );
             forbidden.sessions.insert(id);
-        } else if !stored.iter().any(|(known, ..)| *known == id) {
-            stored.push((id, kept, history.turns));
+        } else {
+            stored.push(Stored {
+                id,
+                kept,
+                turns: history.turns,
+                held: None,
+            });
         }
     }
     Ok((stored, forbidden))

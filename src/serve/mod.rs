@@ -44,6 +44,7 @@ pub use otlp::{
     decode_traces, encode_error, encode_response, encode_status,
 };
 
+use crate::ingest::{DEFAULT_LIVE_BYTES, LiveSessions};
 use crate::store::HistoryStore;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request, State};
@@ -163,6 +164,8 @@ pub(crate) struct AppState {
     pub(crate) large_bodies: Arc<Semaphore>,
     /// Places for OTLP export requests waiting for the writer.
     pub(crate) otlp_waiting: Arc<Semaphore>,
+    /// What the OTLP receiver kept of the sessions it wrote (used under the writer).
+    pub(crate) live: Arc<Mutex<LiveSessions>>,
 }
 
 impl AppState {
@@ -213,6 +216,7 @@ pub fn router(
         writing: Arc::new(Mutex::new(())),
         large_bodies: Arc::new(Semaphore::new(LARGE_BODIES_AT_ONCE)),
         otlp_waiting: Arc::new(Semaphore::new(OTLP_WAITING)),
+        live: Arc::new(Mutex::new(LiveSessions::new(DEFAULT_LIVE_BYTES))),
         options: Arc::new(options),
         queries: queries.clone(),
     };

@@ -20,7 +20,7 @@
 use super::AppState;
 use super::error::chain;
 use crate::import::ImportOptions;
-use crate::ingest::{ReceiveError, receive};
+use crate::ingest::{ReceiveError, receive_live};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -525,9 +525,7 @@ async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Byt
             return status_response(StatusCode::INTERNAL_SERVER_ERROR, encoding, &message);
         }
     };
-    let received = state
-        .write(move |store| Ok(receive(store, &batch, &ImportOptions::default())))
-        .await;
+    let received = received(state, batch).await;
     drop(waiting);
     match received {
         Ok(Ok(received)) => {
@@ -552,6 +550,28 @@ async fn export(state: &AppState, signal: Signal, headers: &HeaderMap, body: Byt
         }
         Err(error) => status_response(error.status, encoding, &error.message),
     }
+}
+
+/// A decoded batch given to the receiver under the one writer, with what it keeps of
+/// the sessions it wrote.
+async fn received(
+    state: &AppState,
+    batch: Value,
+) -> Result<Result<crate::ingest::Received, ReceiveError>, super::ApiError> {
+    let live = Arc::clone(&state.live);
+    state
+        .write(move |store| {
+            let mut live = live
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Ok(receive_live(
+                store,
+                &batch,
+                &ImportOptions::default(),
+                &mut live,
+            ))
+        })
+        .await
 }
 
 fn status_response(status: StatusCode, encoding: Encoding, message: &str) -> Response {

@@ -88,6 +88,24 @@ pub trait Backend: Send + Sync {
     /// Empties `graphs` and adds `quads`, in one atomic step.
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError>;
 
+    /// Takes `removed` out and puts `added` in, in one atomic step: a replacement whose
+    /// difference the caller knows already (it wrote what the graphs hold), so that
+    /// nothing is read back. By default, one `DELETE DATA` / `INSERT DATA` update.
+    fn change(&self, removed: &[Quad], added: &[Quad]) -> Result<(), StoreError> {
+        let text = super::replace_data(removed, added);
+        let update = spargebra::SparqlParser::new()
+            .parse_update(&text)
+            .map_err(StoreError::QuerySyntax)?;
+        self.update(update)
+    }
+
+    /// A number that changes with every write of this handle, where only this handle
+    /// writes ([`Capabilities::exclusive`]): a caller that keeps what it wrote can tell
+    /// from it that nothing else was written since. `None` where others may write.
+    fn writes(&self) -> Option<u64> {
+        None
+    }
+
     /// Runs a query; with `union_default_graph`, a query that names no dataset sees the
     /// union of the named graphs as its default graph.
     fn query(

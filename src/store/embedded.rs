@@ -13,6 +13,8 @@ use spargebra::term::TriplePattern;
 use spargebra::{Query, Update};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// An Oxigraph store in this process.
 #[derive(Clone)]
@@ -21,6 +23,9 @@ pub struct Embedded {
     path: Option<PathBuf>,
     /// What answers `SERVICE text:search` in its queries and updates.
     search: SearchService,
+    /// Every write through this handle (and its clones) counts one: see
+    /// [`Backend::writes`].
+    writes: Arc<AtomicU64>,
 }
 
 impl Embedded {
@@ -43,6 +48,7 @@ impl Embedded {
             search: SearchService::new(None, path.display().to_string()),
             store,
             path: Some(path.to_owned()),
+            writes: Arc::default(),
         })
     }
 
@@ -52,6 +58,7 @@ impl Embedded {
             store: Store::new()?,
             path: None,
             search: SearchService::new(None, "memory".to_owned()),
+            writes: Arc::default(),
         })
     }
 
@@ -67,6 +74,12 @@ impl Embedded {
     /// by its full-text index, every other service refused.
     fn evaluator(&self) -> SparqlEvaluator {
         SparqlEvaluator::new().with_service_handler(SearchService::name(), self.search.clone())
+    }
+
+    /// Counts a write, before it starts: a write that fails half-way has still changed
+    /// the count, which only ever makes a caller read again what it kept.
+    fn wrote(&self) {
+        self.writes.fetch_add(1, Ordering::SeqCst);
     }
 
     fn evaluate(
@@ -122,7 +135,8 @@ impl Backend for Embedded {
     }
 
     fn add_graphs(&self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
-        let mut loading = Box::new(BulkLoading(self.store.bulk_loader()));
+        self.wrote();
+        let mut loading = Box::new(BulkLoading(self.store.bulk_loader(), None));
         loading.add_graphs(graphs)?;
         loading.commit()
     }
@@ -137,7 +151,10 @@ impl Backend for Embedded {
         if self.path.is_none() {
             return Box::new(EachStep(self));
         }
-        Box::new(BulkLoading(self.store.bulk_loader()))
+        Box::new(BulkLoading(
+            self.store.bulk_loader(),
+            Some(Arc::clone(&self.writes)),
+        ))
     }
 
     /// Writes only what changes: the quads the graphs hold and are not given are
@@ -146,6 +163,7 @@ impl Backend for Embedded {
     /// append) costs the new turn's quads, not the whole session's again: RocksDB's
     /// writes of six indexes per quad are most of a replacement's cost.
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError> {
+        self.wrote();
         let mut transaction = self.store.start_transaction()?;
         let wanted: HashSet<&Quad> = quads.iter().collect();
         let mut held = HashSet::new();
@@ -174,6 +192,22 @@ impl Backend for Embedded {
         Ok(())
     }
 
+    /// A transaction of the difference alone: no graph is read.
+    fn change(&self, removed: &[Quad], added: &[Quad]) -> Result<(), StoreError> {
+        self.wrote();
+        let mut transaction = self.store.start_transaction()?;
+        for quad in removed {
+            transaction.remove(quad);
+        }
+        transaction.extend(added);
+        transaction.commit()?;
+        Ok(())
+    }
+
+    fn writes(&self) -> Option<u64> {
+        Some(self.writes.load(Ordering::SeqCst))
+    }
+
     fn query(
         &self,
         query: Query,
@@ -196,6 +230,7 @@ impl Backend for Embedded {
     }
 
     fn update(&self, update: Update) -> Result<(), StoreError> {
+        self.wrote();
         self.evaluator()
             .for_update(update)
             .on_store(&self.store)
@@ -258,8 +293,9 @@ impl std::fmt::Debug for Embedded {
     }
 }
 
-/// The embedded store's [`GraphLoader`].
-struct BulkLoading<'a>(BulkLoader<'a>);
+/// The embedded store's [`GraphLoader`], with the count of writes its commit adds to
+/// (none for a load that counted itself).
+struct BulkLoading<'a>(BulkLoader<'a>, Option<Arc<AtomicU64>>);
 
 impl GraphLoader for BulkLoading<'_> {
     fn add_graphs(&mut self, graphs: Vec<Vec<Quad>>) -> Result<(), StoreError> {
@@ -268,6 +304,9 @@ impl GraphLoader for BulkLoading<'_> {
     }
 
     fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        if let Some(writes) = &self.1 {
+            writes.fetch_add(1, Ordering::SeqCst);
+        }
         Ok(self.0.commit()?)
     }
 }

@@ -15,7 +15,10 @@ use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, SessionGraph, fin
 use oxigraph::model::vocab::xsd;
 use oxigraph::model::{GraphName, Literal, NamedNode, NamedNodeRef, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::DateTime;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+
+/// New fingerprint records, with the quads the records graph loses and gains for them.
+pub(super) type RecordsDifference = (Vec<FingerprintRecord>, Vec<Quad>, Vec<Quad>);
 
 /// A session's fingerprint as the store recorded it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,6 +191,38 @@ impl HistoryStore {
         graphs.push(records);
         loader.add_graphs(graphs)?;
         Ok(indexed)
+    }
+
+    /// The records of sessions about to be written on a backend that gives back what it
+    /// is given, with what the records graph is to lose and gain for them: for a writer
+    /// that writes them in the same step as the sessions.
+    pub(super) fn records_difference(
+        &self,
+        sessions: &[SessionGraph],
+    ) -> Result<RecordsDifference, StoreError> {
+        let graphs: Vec<&NamedNode> = sessions.iter().map(|session| &session.graph).collect();
+        let old: HashSet<Quad> = self.record_quads(&graphs)?.into_iter().collect();
+        let taken_at = DateTime::now().to_string();
+        let store = self.scheme.fingerprints_graph();
+        let records = sessions
+            .iter()
+            .map(|session| {
+                let print = written(session)?;
+                Ok(record(
+                    &session.session_id,
+                    &session.graph,
+                    print,
+                    &taken_at,
+                ))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let new: HashSet<Quad> = records
+            .iter()
+            .flat_map(|record| record_quads(record, &store))
+            .collect();
+        let lost = old.difference(&new).cloned().collect();
+        let gained = new.difference(&old).cloned().collect();
+        Ok((records, lost, gained))
     }
 
     /// Replaces the records of the records' graphs by them, in one update.

@@ -258,6 +258,74 @@ impl HistoryStore {
         Ok(outcomes)
     }
 
+    /// [`replace_sessions`](Self::replace_sessions) for a writer that keeps what it
+    /// wrote: `held` gives, for each session, what its graph and derived graph hold (the
+    /// quads given back for it the last time), or `None` where the caller does not know
+    /// (they are read). Only the difference is written, in one atomic step with the
+    /// sessions' fingerprint records (where the backend gives back what it is given), and
+    /// nothing known is read back. Gives what each session's graphs hold now.
+    ///
+    /// `held` must be true: a caller tells with [`writes`](Self::writes) that nothing
+    /// else wrote since it was given back.
+    pub fn replace_sessions_held(
+        &self,
+        sessions: &[SessionGraph],
+        held: Vec<Option<HashSet<Quad>>>,
+    ) -> Result<Vec<HashSet<Quad>>, StoreError> {
+        let (mut removed, mut added) = (Vec::new(), Vec::new());
+        let mut now = Vec::with_capacity(sessions.len());
+        for (session, held) in sessions.iter().zip(held) {
+            let (graphs, quads) = self.session_and_derived(session);
+            let held = match held {
+                Some(held) => held,
+                None => self.graphs_quads(&graphs)?,
+            };
+            let wanted: HashSet<Quad> = quads.into_iter().collect();
+            removed.extend(held.difference(&wanted).cloned());
+            added.extend(wanted.difference(&held).cloned());
+            now.push(wanted);
+        }
+        if sessions.is_empty() {
+            return Ok(now);
+        }
+        let records = if self.backend.capabilities().verbatim {
+            // The records go in the same step as the sessions they describe.
+            let (records, lost, gained) = self.records_difference(sessions)?;
+            removed.extend(lost);
+            added.extend(gained);
+            self.backend.change(&removed, &added)?;
+            records
+        } else {
+            self.backend.change(&removed, &added)?;
+            self.record_written(&sessions.iter().collect::<Vec<_>>())?
+        };
+        let indexed: Vec<_> = sessions
+            .iter()
+            .zip(&records)
+            .filter_map(|(session, record)| self.indexed_session(session, record))
+            .collect();
+        self.index_written(indexed)?;
+        Ok(now)
+    }
+
+    /// What graphs hold, together.
+    fn graphs_quads(&self, graphs: &[GraphName]) -> Result<HashSet<Quad>, StoreError> {
+        let mut held = HashSet::new();
+        for graph in graphs {
+            for quad in self.backend.quads(Some(graph.as_ref()))? {
+                held.insert(quad?);
+            }
+        }
+        Ok(held)
+    }
+
+    /// A number that changes with every write to the store, where only this handle
+    /// writes (the embedded store); `None` on a server, which others may write to. What
+    /// a caller kept of the store stays true while it does not change.
+    pub fn writes(&self) -> Option<u64> {
+        self.backend.writes()
+    }
+
     /// Writes many sessions at once: [`session_writer`](Self::session_writer), its
     /// [`write`](SessionWriter::write) and its [`commit`](SessionWriter::commit). The
     /// outcomes are in the order of `sessions`.

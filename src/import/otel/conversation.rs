@@ -21,7 +21,11 @@ const CONVERSATION_KEYS: &[&str] = &[
 /// span.
 pub(super) fn sessions(read: Read) -> Vec<SessionDraft> {
     let spans = unique_spans(read.spans);
-    let logs = unique_logs(read.logs);
+    let mut logs = unique_logs(read.logs);
+    // The events of a call are its messages in the order emitted: read them by time, so
+    // that records that came in any order and in any batches (as a live receiver gets
+    // them) make the same messages as a file written in order.
+    logs.sort_by_key(|log| log.time);
     let keys = session_keys(&spans);
     let mut grouped: BTreeMap<String, (Vec<Span>, Vec<Log>)> = BTreeMap::new();
     let span_session: HashMap<(String, String), String> = spans

@@ -87,6 +87,18 @@ pub trait Backend: Send + Sync {
     /// Empties `graphs` and adds `quads`, in one atomic step.
     fn replace_graphs(&self, graphs: &[GraphName], quads: Vec<Quad>) -> Result<(), StoreError>;
 
+    /// Removes `removed` and adds `added`, in one atomic step, reading nothing: for a
+    /// writer that knows what the graphs hold. By default one `DELETE DATA` and
+    /// `INSERT DATA` update.
+    fn change_quads(&self, removed: &[&Quad], added: &[&Quad]) -> Result<(), StoreError> {
+        let owned = |quads: &[&Quad]| quads.iter().map(|quad| (*quad).clone()).collect::<Vec<_>>();
+        let text = super::replace_data(&owned(removed), &owned(added));
+        let update = spargebra::SparqlParser::new()
+            .parse_update(&text)
+            .map_err(StoreError::QuerySyntax)?;
+        self.update(update)
+    }
+
     /// Runs a query; with `union_default_graph`, a query that names no dataset sees the
     /// union of the named graphs as its default graph.
     fn query(

@@ -162,6 +162,16 @@ impl Backend for Embedded {
         Ok(())
     }
 
+    fn change_quads(&self, removed: &[&Quad], added: &[&Quad]) -> Result<(), StoreError> {
+        let mut transaction = self.store.start_transaction()?;
+        for quad in removed {
+            transaction.remove(*quad);
+        }
+        transaction.extend(added.iter().copied());
+        transaction.commit()?;
+        Ok(())
+    }
+
     fn query(
         &self,
         query: Query,

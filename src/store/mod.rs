@@ -207,6 +207,48 @@ impl HistoryStore {
         })
     }
 
+    /// Writes a new version of a session over `previous`, the version this caller wrote
+    /// last, which the store must still hold as written (the caller checks that its
+    /// fingerprint record is `previous`'s): only the quads that differ, its digest's
+    /// included, are removed and added, in one atomic step, without reading the
+    /// session's graph, where [`write_session`](Self::write_session) reads it whole to
+    /// find them (for a chat of 1,000 messages, longer than the change). Its record and
+    /// its texts in the full-text index are written again as `write_session` writes
+    /// them. On a store others write too (a server), this is `write_session`.
+    pub fn write_session_over(
+        &self,
+        previous: &SessionGraph,
+        session: &SessionGraph,
+    ) -> Result<WriteOutcome, StoreError> {
+        if !self.backend.capabilities().exclusive || previous.graph != session.graph {
+            return self.write_session(session);
+        }
+        let (old_derived, new_derived) =
+            (self.derived_quads(previous), self.derived_quads(session));
+        let old = || previous.quads.iter().chain(&old_derived);
+        let new = || session.quads.iter().chain(&new_derived);
+        let held: HashSet<&Quad> = old().collect();
+        let wanted: HashSet<&Quad> = new().collect();
+        let removed: Vec<&Quad> = old().filter(|quad| !wanted.contains(quad)).collect();
+        let added: Vec<&Quad> = new().filter(|quad| !held.contains(quad)).collect();
+        if removed.is_empty() && added.is_empty() {
+            return Ok(WriteOutcome {
+                replaced: false,
+                unchanged: true,
+            });
+        }
+        self.backend.change_quads(&removed, &added)?;
+        let records = self.record_written(&[session])?;
+        let indexed = records
+            .first()
+            .and_then(|record| self.indexed_session(session, record));
+        self.index_written(&indexed.into_iter().collect::<Vec<_>>())?;
+        Ok(WriteOutcome {
+            replaced: true,
+            unchanged: false,
+        })
+    }
+
     /// Replaces several sessions in one atomic step (their graphs, derived graphs and
     /// fingerprint records), each new or replacing its earlier version: after an error,
     /// the store is as it was. For writers that know each session changed (a live

@@ -826,3 +826,149 @@ fn reindex_rebuilds_the_whole_index() {
         before
     );
 }
+
+/// `recent-turns` of a session: its turn indexes, newest first (answered from the
+/// session's digest, which a write over the version before must keep in step).
+fn recent_turn_indexes(store: &HistoryStore, session: &str) -> Vec<String> {
+    let arguments = ihigraph::Arguments::new().text("session", session);
+    let oxigraph::sparql::QueryResults::Solutions(rows) = store
+        .run(&ihigraph::query::RECENT_TURNS, &arguments)
+        .unwrap()
+    else {
+        panic!("recent-turns is a SELECT query")
+    };
+    rows.map(|row| match row.unwrap().get("turnIndex") {
+        Some(oxigraph::model::Term::Literal(index)) => index.value().to_owned(),
+        other => panic!("{other:?}"),
+    })
+    .collect()
+}
+
+fn graph_of(store: &HistoryStore, document: &Value) -> ihigraph::rdf::SessionGraph {
+    let history = check_document(document, CheckOptions::default())
+        .history
+        .unwrap();
+    map_history(&history, store.scheme())
+}
+
+/// A session written over the version written before it (as the Python chat history
+/// appends): what the store then holds is what `write_session` would have written, its
+/// digest, fingerprint record and full-text index included, on disk and in memory.
+#[test]
+fn a_session_written_over_its_version_before_is_what_a_whole_write_gives() {
+    let directory = tempfile::tempdir().unwrap();
+    let on_disk = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+    let in_memory = HistoryStore::in_memory(&Default::default()).unwrap();
+    for store in [on_disk, in_memory] {
+        let before = graph_of(
+            &store,
+            &document(
+                "grow",
+                &[("Plan a trip", "Where to?"), ("Kyoto", "Two days?")],
+            ),
+        );
+        store.write_session(&before).unwrap();
+        let after_document = document(
+            "grow",
+            &[
+                ("Plan a trip", "Where to?"),
+                ("Kyoto", "Three days, with Nara."),
+                ("And the temples?", "Fushimi Inari at dawn."),
+            ],
+        );
+        let after = graph_of(&store, &after_document);
+        let outcome = store.write_session_over(&before, &after).unwrap();
+        assert!(outcome.replaced && !outcome.unchanged);
+        let held: std::collections::HashSet<_> = store
+            .session_quads(after.graph.as_ref())
+            .unwrap()
+            .into_iter()
+            .collect();
+        let wanted: std::collections::HashSet<_> = after.quads.iter().cloned().collect();
+        assert_eq!(held, wanted);
+        let history = check_document(&after_document, CheckOptions::default())
+            .history
+            .unwrap();
+        assert_eq!(store.history("grow").unwrap(), history);
+        assert_eq!(recent_turn_indexes(&store, "grow"), ["2", "1", "0"]);
+        assert_eq!(places(&search(&store, "Fushimi")), ["grow/2/answer"]);
+        assert_eq!(places(&search(&store, "Nara")), ["grow/1/answer"]);
+        assert!(search(&store, "\"Two days\"").is_empty());
+        let report = ihigraph::integrity::verify(&store, &[], &|_, _| {}).unwrap();
+        assert!(
+            report
+                .checks
+                .iter()
+                .all(|check| matches!(check.status, ihigraph::integrity::Status::Intact)),
+            "{:?}",
+            report.checks
+        );
+        let again = store.write_session_over(&after, &after).unwrap();
+        assert!(again.unchanged);
+    }
+}
+
+/// The embedded store with every call passed on but `change`, left to the trait's
+/// default (one `DELETE DATA` and `INSERT DATA` update), as a backend without a faster
+/// way has it.
+struct ByUpdate(Embedded);
+
+impl ihigraph::store::Backend for ByUpdate {
+    fn location(&self) -> String {
+        self.0.location()
+    }
+    fn capabilities(&self) -> ihigraph::store::Capabilities {
+        self.0.capabilities()
+    }
+    fn quads(
+        &self,
+        graph: Option<oxigraph::model::GraphNameRef<'_>>,
+    ) -> Result<ihigraph::store::QuadStream<'_>, StoreError> {
+        self.0.quads(graph)
+    }
+    fn contains_graph(&self, graph: oxigraph::model::NamedNodeRef<'_>) -> Result<bool, StoreError> {
+        self.0.contains_graph(graph)
+    }
+    fn add_graphs(&self, graphs: Vec<Vec<oxigraph::model::Quad>>) -> Result<(), StoreError> {
+        self.0.add_graphs(graphs)
+    }
+    fn replace_graphs(
+        &self,
+        graphs: &[oxigraph::model::GraphName],
+        quads: Vec<oxigraph::model::Quad>,
+    ) -> Result<(), StoreError> {
+        self.0.replace_graphs(graphs, quads)
+    }
+    fn query(
+        &self,
+        query: spargebra::Query,
+        union_default_graph: bool,
+    ) -> Result<oxigraph::sparql::QueryResults<'static>, StoreError> {
+        self.0.query(query, union_default_graph)
+    }
+    fn update(&self, update: spargebra::Update) -> Result<(), StoreError> {
+        self.0.update(update)
+    }
+    fn quad_count(&self) -> Result<usize, StoreError> {
+        self.0.quad_count()
+    }
+}
+
+#[test]
+fn a_backend_without_its_own_change_of_quads_changes_them_by_update() {
+    let store = HistoryStore::with_backend(
+        ByUpdate(Embedded::in_memory().unwrap()),
+        &Default::default(),
+    )
+    .unwrap();
+    let before = graph_of(&store, &document("u", &[("Hello \"there\"", "Hi")]));
+    store.write_session(&before).unwrap();
+    let after_document = document("u", &[("Hello \"there\"", "Hi"), ("Bye\n", "Bye!")]);
+    let after = graph_of(&store, &after_document);
+    store.write_session_over(&before, &after).unwrap();
+    let history = check_document(&after_document, CheckOptions::default())
+        .history
+        .unwrap();
+    assert_eq!(store.history("u").unwrap(), history);
+    assert_eq!(recent_turn_indexes(&store, "u"), ["1", "0"]);
+}

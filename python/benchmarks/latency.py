@@ -81,7 +81,7 @@ def bulk_add(runs: int = 7) -> None:
                 f"add_messages of 1,000 messages ({where}): median {statistics.median(times) * 1e3:.1f} ms, "
                 f"min {min(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms ({runs} runs)"
             )
-            # One more message to a history of 1,000: the session is rewritten whole.
+            # One more message to a history of 1,000: only what changes is written.
             history = IhigraphChatMessageHistory("bulk-0", store=store)
             one = []
             for index in range(runs):

@@ -51,7 +51,9 @@ class IhigraphChatMessageHistory(BaseChatMessageHistory):
         return messages_from_dict(self.store.chat_messages(self.session_id))
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
-        """Appends messages in one write (the session is rewritten whole, atomically)."""
+        """Appends messages in one atomic write: the store is given only the quads that
+        change (the new turns, and the last turn when they complete it), and the history
+        is not read back from the store when this store wrote it last."""
         if messages:
             self.store.add_chat_messages(self.session_id, messages_to_dict(list(messages)))
 

@@ -3,6 +3,7 @@
 //! `Diagnostic`, and the exceptions. The pure-Python package around it (python/ihigraph/)
 //! adds the memory interfaces of LangChain, LangGraph and LlamaIndex.
 
+mod allocator;
 mod chat;
 mod documents;
 mod errors;
@@ -11,6 +12,10 @@ mod terms;
 mod values;
 
 use pyo3::prelude::*;
+
+/// mimalloc, as the `ihigraph` binary runs with: see [`allocator`].
+#[global_allocator]
+static GLOBAL: allocator::Mixed = allocator::Mixed;
 
 #[pymodule]
 fn _ihigraph(module: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -38,6 +38,8 @@ use std::time::Duration;
 #[pyclass(name = "Store", module = "ihigraph", frozen)]
 pub struct PyStore {
     pub inner: HistoryStore,
+    /// The LangChain chats written last (see `chat::Written`).
+    chats: crate::chat::Written,
 }
 
 /// Turns a store result into Python's exception for it.
@@ -111,7 +113,10 @@ impl PyStore {
                 basic_over_http: false,
             };
             let inner = stored(py.detach(|| HistoryStore::connect(options, &request)))?;
-            return Ok(Self { inner });
+            return Ok(Self {
+                inner,
+                chats: Default::default(),
+            });
         }
         let inner = match path {
             None => stored(py.detach(|| HistoryStore::in_memory(&request)))?,
@@ -126,7 +131,10 @@ impl PyStore {
                 stored(py.detach(|| HistoryStore::open(&path, &request)))?
             }
         };
-        Ok(Self { inner })
+        Ok(Self {
+            inner,
+            chats: Default::default(),
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -249,6 +257,8 @@ impl PyStore {
 
     /// Runs a SPARQL update (it may change sessions: their digests are dropped with them).
     fn update(&self, py: Python<'_>, update: &str) -> PyResult<()> {
+        // An update may change a chat's session without a new fingerprint record.
+        self.chats.forget_all();
         stored(py.detach(|| self.inner.update(update)))
     }
 
@@ -667,8 +677,8 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let messages = values::from_python(messages)?;
-        py.detach(|| crate::chat::write_messages(&self.inner, session, messages))
+        let messages = chat_list(messages)?;
+        py.detach(|| crate::chat::set_messages(&self.inner, &self.chats, session, messages))
     }
 
     /// Appends ``messages`` to the LangChain chat history of session ``session``.
@@ -678,16 +688,16 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let added = values::from_python(messages)?;
-        py.detach(|| {
-            let mut messages = crate::chat::read_messages(&self.inner, session)?;
-            if let serde_json::Value::Array(added) = added {
-                messages.extend(added);
-            } else {
-                return Err(errors::usage("messages: expected a list of message dicts"));
-            }
-            crate::chat::write_messages(&self.inner, session, serde_json::Value::Array(messages))
-        })
+        let added = chat_list(messages)?;
+        py.detach(|| crate::chat::add_messages(&self.inner, &self.chats, session, added))
+    }
+}
+
+/// A list of message dicts, as JSON values.
+fn chat_list(messages: &Bound<'_, PyAny>) -> PyResult<Vec<serde_json::Value>> {
+    match values::from_python(messages)? {
+        serde_json::Value::Array(messages) => Ok(messages),
+        _ => Err(errors::usage("messages: expected a list of message dicts")),
     }
 }
 

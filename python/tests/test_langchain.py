@@ -81,6 +81,39 @@ def test_add_one_at_a_time_equals_in_bulk(store):
     assert parts("one") == parts("bulk")
 
 
+def test_adds_after_a_write_by_another_way_see_it(history, store):
+    # The adapter keeps the chats it wrote, to add to them without reading them back:
+    # only while the store's record says nothing else wrote the session since.
+    history.add_messages(conversation()[:3])
+    store.delete("chat")
+    history.add_messages([HumanMessage("again")])
+    assert [m.content for m in history.messages] == ["again"]
+    history.add_messages([AIMessage("answered")])
+    assert dict(store.verify(["chat"]))["chat"] == "intact"
+    # An update records no fingerprint: here it empties the session's graph.
+    store.update(
+        'DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?c ?id "chat" . ?s ?p ?o } }'
+    )
+    assert store.sessions() == []
+    history.add_messages([HumanMessage("once more")])
+    assert [m.content for m in history.messages] == ["once more"]
+    assert dict(store.verify(["chat"]))["chat"] == "intact"
+
+
+def test_adds_to_more_chats_than_are_kept(store):
+    histories = [IhigraphChatMessageHistory(f"s{index}", store=store) for index in range(20)]
+    for history in histories:
+        history.add_messages([HumanMessage(f"{history.session_id} asks")])
+    for history in histories:
+        history.add_messages([AIMessage(f"{history.session_id} answers")])
+    for history in histories:
+        assert [m.content for m in history.messages] == [
+            f"{history.session_id} asks",
+            f"{history.session_id} answers",
+        ]
+    assert {status for _, status in store.verify()} == {"intact"}
+
+
 def test_convenience_methods(history):
     history.add_user_message("hi")
     history.add_ai_message("hello")

@@ -210,6 +210,11 @@ def test_values_that_are_not_json_are_refused(store):
 def test_long_calls_release_the_gil(examples):
     """A Python thread keeps running in the middle of one long store call: the call has
     released the GIL (held, the thread could run only before and after it)."""
+    # Enough sessions that the report takes a while in a release build too.
+    for index in range(300):
+        chat = [{"role": "user", "content": f"question {index}"},
+                {"role": "assistant", "content": f"answer {index}"}]
+        examples.ingest(chat, from_="openai-chat", session_id=f"gil-{index}")
     stamps = []
     stop = threading.Event()
 

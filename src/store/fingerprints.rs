@@ -259,6 +259,20 @@ impl HistoryStore {
         Ok(quads)
     }
 
+    /// The fingerprint record of one session, if it has one that reads (one lookup:
+    /// writers that keep what they wrote check with it that nothing else wrote since).
+    pub fn fingerprint_record(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<FingerprintRecord>, StoreError> {
+        let graph = self.scheme.session_graph(session_id);
+        let mut fields = BTreeMap::new();
+        for quad in self.record_quads(&[&graph])? {
+            fields.insert(quad.predicate, quad.object);
+        }
+        Ok(read_record(graph, &fields))
+    }
+
     /// Every fingerprint record in the store, by session graph. A record that does not
     /// read (written by hand) is left out, as if absent: `verify` then reports its
     /// session as unrecorded.

@@ -223,6 +223,38 @@ impl HistoryStore {
         })
     }
 
+    /// Writes a new version of a session over `previous`, the version this caller wrote
+    /// last, which the store must still hold as written (the caller checks that its
+    /// fingerprint record is `previous`'s): only the quads that differ, its digest's
+    /// included, are removed and added, in one atomic step, without reading the
+    /// session's graph, where [`write_session`](Self::write_session) reads it whole to
+    /// find them (for a chat of 1,000 messages, longer than the change), with its
+    /// fingerprint record (see [`replace_sessions_held`](Self::replace_sessions_held));
+    /// its texts in the full-text index are written again as `write_session` writes
+    /// them. On a store others write too (a server), this is `write_session`.
+    pub fn write_session_over(
+        &self,
+        previous: &SessionGraph,
+        session: &SessionGraph,
+    ) -> Result<WriteOutcome, StoreError> {
+        if !self.backend.capabilities().exclusive || previous.graph != session.graph {
+            return self.write_session(session);
+        }
+        let held: HashSet<Quad> = self.session_and_derived(previous).1.into_iter().collect();
+        let (_, wanted) = self.session_and_derived(session);
+        if wanted.len() == held.len() && wanted.iter().all(|quad| held.contains(quad)) {
+            return Ok(WriteOutcome {
+                replaced: false,
+                unchanged: true,
+            });
+        }
+        self.replace_sessions_held(std::slice::from_ref(session), vec![Some(held)])?;
+        Ok(WriteOutcome {
+            replaced: true,
+            unchanged: false,
+        })
+    }
+
     /// Replaces several sessions in one atomic step (their graphs, derived graphs and
     /// fingerprint records), each new or replacing its earlier version: after an error,
     /// the store is as it was. For writers that know each session changed (a live

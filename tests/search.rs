@@ -813,7 +813,10 @@ fn an_index_of_another_schema_is_made_again() {
     schema.add_text_field("text", tantivy::schema::TEXT);
     drop(tantivy::Index::create_in_dir(&index_dir, schema.build()).unwrap());
     let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
-    assert_eq!(places(&search(&store, "\"connection timed out\"")), ["en/0/answer"]);
+    assert_eq!(
+        places(&search(&store, "\"connection timed out\"")),
+        ["en/0/answer"]
+    );
 }
 
 #[test]

@@ -161,8 +161,7 @@ impl SearchIndex {
             Err(tantivy::TantivyError::SchemaError(_)) => {
                 std::fs::remove_dir_all(directory).map_err(|error| failed(error.into()))?;
                 std::fs::create_dir_all(directory).map_err(|error| failed(error.into()))?;
-                let mmap =
-                    MmapDirectory::open(directory).map_err(|error| failed(error.into()))?;
+                let mmap = MmapDirectory::open(directory).map_err(|error| failed(error.into()))?;
                 Index::create(mmap, schema, Default::default()).map_err(failed)?
             }
             opened => opened.map_err(failed)?,

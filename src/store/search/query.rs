@@ -204,17 +204,31 @@ impl SearchIndex {
         if request.query.trim().is_empty() {
             return Err(invalid("nothing to search for".to_owned()));
         }
-        let mut parser = QueryParser::for_index(&self.index, self.fields.by_language.to_vec());
-        parser.set_conjunction_by_default();
-        parser.allow_regexes();
-        let text = prefixes_as_regexes(&request.query, &TextLanguage::ALL.map(TextLanguage::code));
-        let words = parser
-            .parse_query(&text)
-            .map_err(|error| invalid(error.to_string()))?;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, words)];
-        if let Some(pairs) = self.phrase_pairs(&request.query) {
-            clauses.push((Occur::Must, pairs));
+        // Each language's field read alone (a text is in one field), so that a phrase's
+        // pairs lead its positions in the same field.
+        let mut pairs = self.phrase_pairs(&request.query);
+        let mut languages: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for language in TextLanguage::ALL {
+            let slot = language_slot(language);
+            let mut parser =
+                QueryParser::for_index(&self.index, vec![self.fields.by_language[slot]]);
+            parser.set_conjunction_by_default();
+            parser.allow_regexes();
+            let text = prefixes_as_regexes(&request.query, &[language.code()]);
+            let words = parser
+                .parse_query(&text)
+                .map_err(|error| invalid(error.to_string()))?;
+            let words = match pairs.as_mut().and_then(|pairs| pairs[slot].take()) {
+                Some(pairs) => Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, words),
+                    (Occur::Must, pairs),
+                ])),
+                None => words,
+            };
+            languages.push((Occur::Should, words));
         }
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Must, Box::new(BooleanQuery::new(languages)))];
         let term = |field, value: &str| -> Box<dyn Query> {
             Box::new(TermQuery::new(
                 Term::from_field_text(field, value),
@@ -264,14 +278,14 @@ impl SearchIndex {
 }
 
 impl SearchIndex {
-    /// What the search's phrases ask of the [`WordPairs`](super::analysis::WordPairs)
-    /// fields: every pair of neighbouring words of each phrase, in the field of one
-    /// language at least, scoring nothing. The texts that have them are few, and only
-    /// theirs are then read for the positions of the phrase's words. None where that
-    /// would not be implied by the search itself: a search with `OR`, `NOT`, brackets or
-    /// a field of its own, a phrase left out (`-"..."`), one with a prefix, one of a
-    /// single word.
-    fn phrase_pairs(&self, query: &str) -> Option<Box<dyn Query>> {
+    /// What the search's phrases ask of each language's
+    /// [`WordPairs`](super::analysis::WordPairs) field, in the order of
+    /// [`TextLanguage::ALL`]: every pair of neighbouring words of each phrase, scoring
+    /// nothing. The texts that have them are few, and only theirs are then read for the
+    /// positions of the phrase's words. None where that would not be implied by the
+    /// search itself: a search with `OR`, `NOT`, brackets or a field of its own, a phrase
+    /// left out (`-"..."`), one with a prefix, one of a single word.
+    fn phrase_pairs(&self, query: &str) -> Option<Vec<Option<Box<dyn Query>>>> {
         let operators = ['(', ')', '[', ']', '{', '}', '^', '~', ':', '\\'];
         if query.contains(operators)
             || query
@@ -280,37 +294,37 @@ impl SearchIndex {
         {
             return None;
         }
-        let mut required = Vec::new();
-        for phrase in required_phrases(query) {
-            let mut languages: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-            for language in TextLanguage::ALL {
-                let mut analyzer = self.index.tokenizers().get(&language.analyzer_name())?;
+        let phrases = required_phrases(query);
+        let mut by_language = Vec::with_capacity(TextLanguage::ALL.len());
+        for language in TextLanguage::ALL {
+            let field = self.fields.pairs_by_language[language_slot(language)];
+            let mut analyzer = self.analyzers[language_slot(language)].clone();
+            let mut terms: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+            for phrase in &phrases {
                 let pairs = word_pairs(&analyzed(&mut analyzer, phrase));
                 if pairs.is_empty() {
-                    break;
+                    return None;
                 }
-                let field = self.fields.pairs_by_language[language_slot(language)];
-                let terms: Vec<(Occur, Box<dyn Query>)> = pairs
-                    .iter()
-                    .map(|pair| -> (Occur, Box<dyn Query>) {
-                        (
-                            Occur::Must,
-                            Box::new(TermQuery::new(
-                                Term::from_field_text(field, &pair.text),
-                                IndexRecordOption::Basic,
-                            )),
-                        )
-                    })
-                    .collect();
-                languages.push((Occur::Should, Box::new(BooleanQuery::new(terms))));
+                for pair in pairs {
+                    terms.push((
+                        Occur::Must,
+                        Box::new(TermQuery::new(
+                            Term::from_field_text(field, &pair.text),
+                            IndexRecordOption::Basic,
+                        )),
+                    ));
+                }
             }
-            if languages.len() == TextLanguage::ALL.len() {
-                required.push((Occur::Must, Box::new(BooleanQuery::new(languages)) as Box<dyn Query>));
+            if terms.is_empty() {
+                return None;
             }
+            let pairs: Box<dyn Query> = Box::new(ConstScoreQuery::new(
+                Box::new(BooleanQuery::new(terms)),
+                0.0,
+            ));
+            by_language.push(Some(pairs));
         }
-        (!required.is_empty()).then(|| -> Box<dyn Query> {
-            Box::new(ConstScoreQuery::new(Box::new(BooleanQuery::new(required)), 0.0))
-        })
+        Some(by_language)
     }
 }
 
@@ -394,7 +408,11 @@ mod tests {
             ["timed out"]
         );
         let index = SearchIndex::in_ram().unwrap();
-        assert!(index.phrase_pairs("\"connection timed out\" retry").is_some());
+        assert!(
+            index
+                .phrase_pairs("\"connection timed out\" retry")
+                .is_some()
+        );
         for query in [
             "\"connection timed out\" OR retry",
             "(\"connection timed\") retry",

@@ -296,7 +296,7 @@ fn latin_word(token: &str) -> bool {
 /// corpus has. A text with
 /// no such phrase (its words are all in some other text: a tool call's arguments sent
 /// again, say) names no turn in particular and is not labelled.
-fn labelled_queries<'a>(texts: &'a [SearchText]) -> (Vec<(&'a SearchText, Vec<String>)>, usize) {
+fn labelled_queries(texts: &[SearchText]) -> (Vec<(&SearchText, Vec<String>)>, usize) {
     use std::collections::hash_map::DefaultHasher;
     use std::collections::{HashMap, HashSet};
     use std::hash::{Hash, Hasher};

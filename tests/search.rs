@@ -833,15 +833,15 @@ fn reindex_rebuilds_the_whole_index() {
 /// `recent-turns` of a session: its turn indexes, newest first (answered from the
 /// session's digest, which a write over the version before must keep in step).
 fn recent_turn_indexes(store: &HistoryStore, session: &str) -> Vec<String> {
-    let arguments = ihigraph::Arguments::new().text("session", session);
-    let oxigraph::sparql::QueryResults::Solutions(rows) = store
+    let arguments = Arguments::new().text("session", session);
+    let QueryResults::Solutions(rows) = store
         .run(&ihigraph::query::RECENT_TURNS, &arguments)
         .unwrap()
     else {
         panic!("recent-turns is a SELECT query")
     };
     rows.map(|row| match row.unwrap().get("turnIndex") {
-        Some(oxigraph::model::Term::Literal(index)) => index.value().to_owned(),
+        Some(Term::Literal(index)) => index.value().to_owned(),
         other => panic!("{other:?}"),
     })
     .collect()
@@ -946,7 +946,7 @@ impl ihigraph::store::Backend for ByUpdate {
         &self,
         query: spargebra::Query,
         union_default_graph: bool,
-    ) -> Result<oxigraph::sparql::QueryResults<'static>, StoreError> {
+    ) -> Result<QueryResults<'static>, StoreError> {
         self.0.query(query, union_default_graph)
     }
     fn update(&self, update: spargebra::Update) -> Result<(), StoreError> {

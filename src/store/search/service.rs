@@ -39,6 +39,9 @@ pub const TEXT_NAMESPACE: &str = "https://w3id.org/ihigraph/text#";
 /// The service's name: `text:search`.
 pub const SEARCH_SERVICE: &str = "https://w3id.org/ihigraph/text#search";
 
+/// A row of values per hit, in the order of the pattern's variables.
+type Rows = Vec<Vec<Option<Term>>>;
+
 /// How many hits a pattern without `text:limit` gives.
 const DEFAULT_LIMIT: usize = 100;
 
@@ -65,10 +68,7 @@ impl SearchService {
 impl SearchService {
     /// The search a service pattern says: its variables, and a row of their values per
     /// hit, best first.
-    fn rows(
-        &self,
-        pattern: &GraphPattern,
-    ) -> Result<(Vec<Variable>, Vec<Vec<Option<Term>>>), StoreError> {
+    fn rows(&self, pattern: &GraphPattern) -> Result<(Vec<Variable>, Rows), StoreError> {
         let asked = SearchPattern::read(pattern)?;
         let Some(index) = &self.index else {
             return Err(StoreError::NoSearchIndex {
@@ -122,7 +122,7 @@ impl SearchService {
                 silent,
             } if name.as_str() == SEARCH_SERVICE => {
                 *pattern = match self.rows(inner) {
-                    Ok((variables, rows)) => as_values(variables, rows),
+                    Ok((variables, rows)) => as_values(&variables, rows),
                     Err(_) if *silent => GraphPattern::Bgp {
                         patterns: Vec::new(),
                     },
@@ -154,7 +154,7 @@ impl SearchService {
 
 /// The hits as a `VALUES` block (a variable named twice in the pattern: the first
 /// column of that name).
-fn as_values(variables: Vec<Variable>, rows: Vec<Vec<Option<Term>>>) -> GraphPattern {
+fn as_values(variables: &[Variable], rows: Rows) -> GraphPattern {
     let mut kept: Vec<usize> = Vec::new();
     for (at, variable) in variables.iter().enumerate() {
         if !kept.iter().any(|&known| variables[known] == *variable) {

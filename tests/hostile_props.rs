@@ -8,9 +8,10 @@ mod common;
 use ihigraph::Arguments;
 use ihigraph::CheckOptions;
 use ihigraph::HistoryStore;
+use ihigraph::StoreError;
 use ihigraph::check_document;
 use ihigraph::query::RECENT_TURNS;
-use ihigraph::query::SEARCH;
+use ihigraph::query::{SEARCH, SEARCH_SCAN};
 use ihigraph::query::TOOL_USAGE;
 use ihigraph::rdf::map_history;
 use oxigraph::model::{NamedNode, Term};
@@ -72,8 +73,25 @@ proptest! {
         prop_assert_eq!(turns, vec!["3", "2", "1", "0"]);
         let calls = count(&store, &TOOL_USAGE, &Arguments::new().text("tool", tool.as_str()));
         prop_assert_eq!(calls, vec![id.clone()]);
-        let found = count(&store, &SEARCH, &Arguments::new().text("text", text.as_str()).text("session", id.as_str()));
+        let search = Arguments::new().text("text", text.as_str()).text("session", id.as_str());
+        // The text scan finds the text as written, in that session alone.
+        let found = count(&store, &SEARCH_SCAN, &search);
         prop_assert!(found.iter().all(|session| *session == id) && !found.is_empty());
+        // The full-text index reads it as a search: rows of that session alone, or a
+        // search it cannot read refused as such.
+        match store.run(&SEARCH, &search) {
+            Ok(QueryResults::Solutions(rows)) => {
+                for row in rows {
+                    let row = row.unwrap();
+                    prop_assert!(
+                        matches!(row.get("session"), Some(Term::Literal(found)) if found.value() == id),
+                        "{:?}", row
+                    );
+                }
+            }
+            Ok(_) => prop_assert!(false, "search is a SELECT query"),
+            Err(error) => prop_assert!(matches!(error, StoreError::SearchQuery { .. }), "{:?}", error),
+        }
         // What the store holds serialises and parses back.
         let mut nquads = Vec::new();
         store.export(&mut nquads, ihigraph::ExportFormat::NQuads, None).unwrap();

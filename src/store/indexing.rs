@@ -269,6 +269,17 @@ impl HistoryStore {
         Ok(())
     }
 
+    /// Indexes sessions just written, each with the record the store took of it.
+    pub(super) fn index_recorded<'a>(
+        &self,
+        written: impl Iterator<Item = (&'a crate::rdf::SessionGraph, &'a FingerprintRecord)>,
+    ) -> Result<(), StoreError> {
+        let indexed = written
+            .filter_map(|(session, record)| self.indexed_session(session, record))
+            .collect();
+        self.index_written(indexed)
+    }
+
     /// What the index is to hold of a session written with `record`.
     pub(super) fn indexed_session(
         &self,

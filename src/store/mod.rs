@@ -213,10 +213,7 @@ impl HistoryStore {
         let (graphs, quads) = self.session_and_derived(session);
         self.backend.replace_graphs(&graphs, quads)?;
         let records = self.record_written(&[session])?;
-        let indexed = records
-            .first()
-            .and_then(|record| self.indexed_session(session, record));
-        self.index_written(indexed.into_iter().collect())?;
+        self.index_recorded(std::iter::once(session).zip(&records))?;
         Ok(WriteOutcome {
             replaced,
             unchanged: false,
@@ -280,12 +277,7 @@ impl HistoryStore {
         if !sessions.is_empty() {
             self.backend.replace_graphs(&graphs, quads)?;
             let records = self.record_written(&sessions.iter().collect::<Vec<_>>())?;
-            let indexed: Vec<_> = sessions
-                .iter()
-                .zip(&records)
-                .filter_map(|(session, record)| self.indexed_session(session, record))
-                .collect();
-            self.index_written(indexed)?;
+            self.index_recorded(sessions.iter().zip(&records))?;
         }
         Ok(outcomes)
     }
@@ -331,12 +323,7 @@ impl HistoryStore {
             self.backend.change(&removed, &added)?;
             self.record_written(&sessions.iter().collect::<Vec<_>>())?
         };
-        let indexed: Vec<_> = sessions
-            .iter()
-            .zip(&records)
-            .filter_map(|(session, record)| self.indexed_session(session, record))
-            .collect();
-        self.index_written(indexed)?;
+        self.index_recorded(sessions.iter().zip(&records))?;
         Ok(now)
     }
 

@@ -16,8 +16,11 @@
 //!   whose turn is in the top five.
 //!
 //! ```text
-//! cargo run --release --example search_vs_fts5 -- [--sessions N] [--seed S] [--rounds R]
+//! cargo run --release --example search_vs_fts5 -- [--sessions N] [--seed S] [--rounds R] [--keep DIR]
 //! ```
+//!
+//! With `--keep DIR`, the store and the FTS5 table are built in `DIR` and kept; a later run
+//! with the same `DIR` only queries them.
 #![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 
 mod common;
@@ -29,7 +32,7 @@ use ihigraph::store::{Embedded, SearchKind, SearchText, session_texts};
 use ihigraph::{HistoryStore, SearchRequest};
 use rusqlite::{Connection, params};
 use std::error::Error;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const BATCH: usize = 500;
@@ -49,14 +52,36 @@ fn main() -> Result<(), Box<dyn Error>> {
         ..GenerateOptions::default()
     };
     let rounds = option("--rounds", 2)?.max(1);
+    let kept = arguments
+        .iter()
+        .position(|a| a == "--keep")
+        .map(|at| {
+            arguments
+                .get(at + 1)
+                .map(PathBuf::from)
+                .ok_or("--keep needs a directory")
+        })
+        .transpose()?;
     let directory = tempfile::tempdir()?;
-    let indexed_dir = directory.path().join("indexed");
+    let base = kept.clone().unwrap_or_else(|| directory.path().to_owned());
+    let indexed_dir = base.join("indexed");
+    let sqlite_path = base.join("fts.sqlite");
+    if kept.is_some() && indexed_dir.exists() && sqlite_path.exists() {
+        // A store and an FTS5 table built by an earlier run: their queries alone.
+        println!("the corpus kept in {}", base.display());
+        let store = HistoryStore::open(&indexed_dir, &Default::default())?;
+        let texts = corpus_texts(&store)?;
+        let sqlite = Connection::open(&sqlite_path)?;
+        compare_queries(&store, &sqlite, &texts)?;
+        return relevance(&store, &sqlite, &texts);
+    }
+    std::fs::create_dir_all(&base)?;
 
     // Each round ingests into a fresh bare store, then into a fresh store with its index;
     // the fastest round of each is kept, as a machine shared with other work slows some.
     let (mut without, mut with) = (Duration::MAX, Duration::MAX);
     for round in 0..rounds {
-        let bare_dir = directory.path().join(format!("bare-{round}"));
+        let bare_dir = base.join(format!("bare-{round}"));
         let bare = HistoryStore::with_backend(Embedded::open(&bare_dir)?, &Default::default())?;
         without = without.min(ingest(&bare, &options)?);
         drop(bare);
@@ -85,7 +110,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         texts.len(),
         megabytes(&indexed_dir.join("search"))
     );
-    let sqlite_path = directory.path().join("fts.sqlite");
+    if sqlite_path.exists() {
+        std::fs::remove_file(&sqlite_path)?;
+    }
     let sqlite = Connection::open(&sqlite_path)?;
     let started = Instant::now();
     fill_fts(&sqlite, &texts)?;

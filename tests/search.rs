@@ -206,6 +206,37 @@ fn phrases_prefixes_and_boolean_operators() {
 }
 
 #[test]
+fn a_search_finds_texts_never_the_index_records_of_its_sessions() {
+    let store = store_with_corpus();
+    let texts = |query: &str| {
+        store
+            .search(&SearchRequest {
+                limit: 1000,
+                ..SearchRequest::new(query)
+            })
+            .unwrap()
+    };
+    // Only a word left out is refused: it would be every text of the store.
+    assert!(matches!(
+        store.search(&SearchRequest::new("-timeout")),
+        Err(StoreError::SearchQuery { .. })
+    ));
+    // A field named in the search reaches no record of the index either.
+    assert_eq!(texts("kind:indexed"), Vec::new());
+    assert_eq!(texts("kind:indexed OR timeout").len(), 2);
+    // One word alone is read as the union of the languages' fields (the fastest plan):
+    // the same hits as the same word behind a filter that keeps everything.
+    let everything = SearchRequest {
+        kinds: SearchKind::ALL.to_vec(),
+        ..SearchRequest::new("connection")
+    };
+    assert_eq!(
+        places(&search(&store, "connection")),
+        places(&store.search(&everything).unwrap())
+    );
+}
+
+#[test]
 fn hits_know_their_turn_and_show_the_match() {
     let store = store_with_corpus();
     let hits = search(&store, "\"connection timed out\"");

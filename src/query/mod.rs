@@ -16,7 +16,7 @@ pub(crate) use paging::{keyed_page, ordered_page};
 pub use parameters::{
     Argument, Arguments, Parameter, ParameterError, ParameterKind, parse_date_time,
 };
-pub(crate) use patterns::{set_dataset, set_named_graphs};
+pub(crate) use patterns::{set_dataset, set_named_graphs, sub_patterns};
 pub use results::{
     GraphFormat, ResultsError, ResultsFormat, ResultsShape, write_results, write_results_shaped,
 };

@@ -36,32 +36,17 @@ pub(super) fn fill_values_row(
             }
             true
         }
-        GraphPattern::Join { left, right }
-        | GraphPattern::LeftJoin { left, right, .. }
-        | GraphPattern::Union { left, right }
-        | GraphPattern::Minus { left, right } => {
-            // Every row of the parameters is filled: a query may repeat it in each
-            // branch of a UNION, where the values are needed before the join.
-            let in_left = fill_values_row(left, row);
-            let in_right = fill_values_row(right, row);
-            in_left || in_right
-        }
-        GraphPattern::Filter { inner, .. }
-        | GraphPattern::Graph { inner, .. }
-        | GraphPattern::Extend { inner, .. }
-        | GraphPattern::OrderBy { inner, .. }
-        | GraphPattern::Project { inner, .. }
-        | GraphPattern::Distinct { inner }
-        | GraphPattern::Reduced { inner }
-        | GraphPattern::Slice { inner, .. }
-        | GraphPattern::Group { inner, .. } => fill_values_row(inner, row),
         GraphPattern::Service { inner, .. } => {
             // A SERVICE is evaluated apart from the bindings around it: the values it
             // needs (a search's words) are put into its triple patterns.
             fill_service_pattern(inner, row);
             false
         }
-        _ => false,
+        // Every row of the parameters is filled: a query may repeat it in each branch
+        // of a UNION, where the values are needed before the join.
+        other => sub_patterns(other)
+            .into_iter()
+            .fold(false, |found, child| fill_values_row(child, row) || found),
     }
 }
 
@@ -120,14 +105,21 @@ fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
             }
             replace_limits(inner, limit) || found
         }
+        // Both sides of a join, not the first that has one.
+        other => sub_patterns(other)
+            .into_iter()
+            .fold(false, |found, child| replace_limits(child, limit) || found),
+    }
+}
+
+/// The patterns directly inside a pattern that the walks over a query descend into: not
+/// a SERVICE's, which the service evaluates apart.
+pub(crate) fn sub_patterns(pattern: &mut GraphPattern) -> Vec<&mut GraphPattern> {
+    match pattern {
         GraphPattern::Join { left, right }
         | GraphPattern::LeftJoin { left, right, .. }
         | GraphPattern::Union { left, right }
-        | GraphPattern::Minus { left, right } => {
-            // Both sides, not the first that has one.
-            let on_left = replace_limits(left, limit);
-            replace_limits(right, limit) || on_left
-        }
+        | GraphPattern::Minus { left, right } => vec![&mut **left, &mut **right],
         GraphPattern::Filter { inner, .. }
         | GraphPattern::Graph { inner, .. }
         | GraphPattern::Extend { inner, .. }
@@ -135,8 +127,9 @@ fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
         | GraphPattern::Project { inner, .. }
         | GraphPattern::Distinct { inner }
         | GraphPattern::Reduced { inner }
-        | GraphPattern::Group { inner, .. } => replace_limits(inner, limit),
-        _ => false,
+        | GraphPattern::Slice { inner, .. }
+        | GraphPattern::Group { inner, .. } => vec![&mut **inner],
+        _ => Vec::new(),
     }
 }
 

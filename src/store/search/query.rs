@@ -227,12 +227,27 @@ impl SearchIndex {
             };
             languages.push((Occur::Should, words));
         }
+        let unfiltered = request.session.is_none()
+            && request.role.is_none()
+            && request.kinds.is_empty()
+            && request.since.is_none()
+            && request.until.is_none();
+        if unfiltered && only_text(&request.query) {
+            // The languages' union alone: tantivy skips, block by block, the texts that
+            // cannot reach the best hits (block-max WAND) only for a union of terms at the
+            // top of the query. The markers need no excluding: they have no text.
+            return Ok(Box::new(BooleanQuery::new(languages)));
+        }
         let mut clauses: Vec<(Occur, Box<dyn Query>)> =
             vec![(Occur::Must, Box::new(BooleanQuery::new(languages)))];
+        // Filters score nothing: the rank is the words' alone, whatever narrows it.
         let term = |field, value: &str| -> Box<dyn Query> {
-            Box::new(TermQuery::new(
-                Term::from_field_text(field, value),
-                IndexRecordOption::Basic,
+            Box::new(ConstScoreQuery::new(
+                Box::new(TermQuery::new(
+                    Term::from_field_text(field, value),
+                    IndexRecordOption::Basic,
+                )),
+                0.0,
             ))
         };
         if let Some(session) = &request.session {
@@ -265,12 +280,13 @@ impl SearchIndex {
             let since = bound(&request.since, "since")?;
             let until = bound(&request.until, "until")?;
             let millis = |value: i64| Term::from_field_i64(self.fields.millis, value);
+            let range = RangeQuery::new(
+                since.map_or(Bound::Unbounded, |at| Bound::Included(millis(at))),
+                until.map_or(Bound::Unbounded, |at| Bound::Excluded(millis(at))),
+            );
             clauses.push((
                 Occur::Must,
-                Box::new(RangeQuery::new(
-                    since.map_or(Bound::Unbounded, |at| Bound::Included(millis(at))),
-                    until.map_or(Bound::Unbounded, |at| Bound::Excluded(millis(at))),
-                )),
+                Box::new(ConstScoreQuery::new(Box::new(range), 0.0)),
             ));
         }
         Ok(Box::new(BooleanQuery::new(clauses)))
@@ -326,6 +342,20 @@ impl SearchIndex {
         }
         Some(by_language)
     }
+}
+
+/// Whether every hit of `query` must hold some of its words in a language's field: no
+/// word left out (`-`, `NOT`, which tantivy's parser reads against every document when
+/// nothing else is asked), no field of its own (`kind:...`), no operator but `OR` and
+/// quotes.
+fn only_text(query: &str) -> bool {
+    let operators = [
+        '-', '+', ':', '*', '(', ')', '[', ']', '{', '}', '^', '~', '\\', '!', '/',
+    ];
+    !query.contains(operators)
+        && !query
+            .split_whitespace()
+            .any(|word| matches!(word, "NOT" | "IN" | "&&" | "||"))
 }
 
 /// The quoted phrases of a search that every hit must contain (not after `-`), without

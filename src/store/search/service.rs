@@ -22,6 +22,7 @@
 use super::SearchIndex;
 use super::documents::SearchKind;
 use super::query::{MAX_HITS, SearchHit, SearchRequest};
+use crate::query::sub_patterns;
 use crate::store::StoreError;
 use oxigraph::sparql::{QueryEvaluationError, QuerySolutionIter, ServiceHandler, Variable};
 use oxiri::Iri;
@@ -130,24 +131,10 @@ impl SearchService {
                 };
                 Ok(())
             }
-            GraphPattern::Join { left, right }
-            | GraphPattern::LeftJoin { left, right, .. }
-            | GraphPattern::Union { left, right }
-            | GraphPattern::Minus { left, right } => {
-                self.inline_in(left)?;
-                self.inline_in(right)
-            }
-            GraphPattern::Filter { inner, .. }
-            | GraphPattern::Graph { inner, .. }
-            | GraphPattern::Extend { inner, .. }
-            | GraphPattern::OrderBy { inner, .. }
-            | GraphPattern::Project { inner, .. }
-            | GraphPattern::Distinct { inner }
-            | GraphPattern::Reduced { inner }
-            | GraphPattern::Slice { inner, .. }
-            | GraphPattern::Group { inner, .. } => self.inline_in(inner),
-            // What is left is evaluated by the handler, as it comes.
-            _ => Ok(()),
+            // What else a SERVICE holds is evaluated by its handler, as it comes.
+            other => sub_patterns(other)
+                .into_iter()
+                .try_for_each(|child| self.inline_in(child)),
         }
     }
 }

@@ -20,7 +20,7 @@
 //! ```
 //!
 //! With `--keep DIR`, the store and the FTS5 table are built in `DIR` and kept; a later run
-//! with the same `DIR` only queries them.
+//! with the same `DIR` only queries them (building the FTS5 table if it is missing).
 #![allow(clippy::print_stdout, clippy::print_stderr)] // Where results are printed.
 
 mod common;
@@ -66,11 +66,21 @@ fn main() -> Result<(), Box<dyn Error>> {
     let base = kept.clone().unwrap_or_else(|| directory.path().to_owned());
     let indexed_dir = base.join("indexed");
     let sqlite_path = base.join("fts.sqlite");
-    if kept.is_some() && indexed_dir.exists() && sqlite_path.exists() {
-        // A store and an FTS5 table built by an earlier run: their queries alone.
+    if kept.is_some() && indexed_dir.exists() {
+        // A store built by an earlier run (its index settled on open if that run was cut
+        // short): its queries alone, with the FTS5 table built first if it is missing.
         println!("the corpus kept in {}", base.display());
         let store = HistoryStore::open(&indexed_dir, &Default::default())?;
         let texts = corpus_texts(&store)?;
+        if !sqlite_path.exists() {
+            // Built aside and moved in place: a run cut short leaves no half a table.
+            let part = base.join("fts.sqlite.part");
+            if part.exists() {
+                std::fs::remove_file(&part)?;
+            }
+            fill_fts(&Connection::open(&part)?, &texts)?;
+            std::fs::rename(&part, &sqlite_path)?;
+        }
         let sqlite = Connection::open(&sqlite_path)?;
         compare_queries(&store, &sqlite, &texts)?;
         return relevance(&store, &sqlite, &texts);

@@ -32,7 +32,7 @@ use tantivy::schema::{
     Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
     Value,
 };
-use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer};
+use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 /// The kind of the one document per indexed session (or memory graph) that records
@@ -220,7 +220,6 @@ impl SearchIndex {
             return Ok(());
         }
         let mut writer = self.lock_writer();
-        let mut analyzers = self.analyzers.clone();
         for owner in removed
             .iter()
             .copied()
@@ -231,7 +230,7 @@ impl SearchIndex {
         for session in sessions {
             for text in &session.texts {
                 writer
-                    .add_document(self.document(&mut analyzers, &session.owner, text))
+                    .add_document(self.document(&session.owner, text))
                     .map_err(|error| self.failed(error))?;
             }
             let mut marker = TantivyDocument::default();
@@ -300,12 +299,7 @@ impl SearchIndex {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn document(
-        &self,
-        analyzers: &mut [TextAnalyzer; 6],
-        owner: &str,
-        text: &SearchText,
-    ) -> TantivyDocument {
+    fn document(&self, owner: &str, text: &SearchText) -> TantivyDocument {
         let fields = &self.fields;
         let language = detect_language(&text.text);
         let mut document = TantivyDocument::default();
@@ -329,17 +323,12 @@ impl SearchIndex {
         }
         document.add_text(fields.language, language.code());
         document.add_text(fields.text, &text.text);
-        // Analyzed once for the words and their pairs (the fields' own analyzers would
-        // run the stemmer twice), then given to tantivy as tokens.
+        // Given as text, each field analyzed by its own analyzer on tantivy's indexing
+        // threads: tokens given ready-made (`PreTokenizedString`) are written to JSON and
+        // read back inside tantivy, which cost more than the stemmer run twice.
         let slot = language_slot(language);
-        let words = analysis::analyzed(&mut analyzers[slot], &text.text);
-        let pairs = analysis::word_pairs(&words);
-        let tokens = |tokens| PreTokenizedString {
-            text: String::new(),
-            tokens,
-        };
-        document.add_pre_tokenized_text(fields.by_language[slot], tokens(words));
-        document.add_pre_tokenized_text(fields.pairs_by_language[slot], tokens(pairs));
+        document.add_text(fields.by_language[slot], &text.text);
+        document.add_text(fields.pairs_by_language[slot], &text.text);
         document
     }
 

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use ihigraph::check::{CheckOptions, check_document};
-use ihigraph::memory::{MemoryKind, Remember, remember};
+use ihigraph::memory::{MemoryKind, PutItem, Remember, keyed_item_id, put_item, remember};
 use ihigraph::query::{Arguments, SEARCH};
 use ihigraph::rdf::map_history;
 use ihigraph::store::{Embedded, IndexedSession, SearchHit, SearchIndex, SearchKind};
@@ -371,8 +371,45 @@ fn the_index_follows_every_write() {
         panic!("{hits:?}")
     };
     assert_eq!(hit.turn.as_deref(), Some(remembered.turn.as_str()));
+    let item = store.scheme().memory_item(&remembered.id);
+    assert_eq!(hit.item.as_deref(), Some(item.as_str()));
     ihigraph::memory::forget(&store, &remembered.id).unwrap();
     assert!(search(&store, "rollout").is_empty());
+    // A keyed item (LangGraph's store): found by its value, named by its IRI; put again,
+    // its new value replaces the old; deleted, it is gone.
+    let namespace = vec!["users".to_owned(), "ana".to_owned()];
+    let put = |value: &Value| {
+        let item = PutItem {
+            namespace: &namespace,
+            key: "food",
+            value,
+            source: None,
+            ttl: None,
+        };
+        put_item(
+            &store,
+            &item,
+            DateTime::from_str("2026-02-01T00:00:00Z").unwrap(),
+        )
+        .unwrap();
+    };
+    put(&json!({"likes": "pizza margherita"}));
+    let hits = search(&store, "margherita");
+    let [hit] = hits.as_slice() else {
+        panic!("{hits:?}")
+    };
+    let keyed = store
+        .scheme()
+        .memory_item(&keyed_item_id(&namespace, "food"));
+    assert_eq!(
+        (hit.kind, hit.item.as_deref(), hit.session_id.as_str()),
+        (SearchKind::Memory, Some(keyed.as_str()), "")
+    );
+    put(&json!({"likes": "sushi"}));
+    assert!(search(&store, "margherita").is_empty());
+    assert_eq!(search(&store, "sushi").len(), 1);
+    ihigraph::memory::delete_item(&store, &namespace, "food").unwrap();
+    assert!(search(&store, "sushi").is_empty());
     // Deletes.
     store.delete_session("fr").unwrap();
     assert!(search(&store, "déploiement").is_empty());
@@ -701,6 +738,7 @@ fn indexed_session(session: &str, text: &str) -> IndexedSession {
         digest: text.into(),
         texts: vec![ihigraph::store::SearchText {
             session_id: session.into(),
+            item: None,
             turn: None,
             turn_index: Some(0),
             role: Some("H-User".into()),

@@ -65,6 +65,8 @@ impl FromStr for SearchKind {
 pub struct SearchText {
     /// The session's `SessionID` (empty for a memory item).
     pub session_id: String,
+    /// A memory item's IRI (none for a session's text).
+    pub item: Option<String>,
     /// The turn's IRI (for a memory item, the first turn it was made from).
     pub turn: Option<String>,
     /// The turn's `TurnIndex`.
@@ -89,7 +91,7 @@ type Subjects<'a> = HashMap<&'a str, Facts<'a>>;
 
 /// The predicates the texts are read from: the rest of a session (its payloads, most of
 /// its bytes) is not looked at.
-const READ: [NamedNodeRef<'static>; 14] = [
+const READ: [NamedNodeRef<'static>; 15] = [
     ch::TURN_INDEX,
     ch::HAS_PROMPT,
     ch::HAS_ANSWER,
@@ -102,6 +104,7 @@ const READ: [NamedNodeRef<'static>; 14] = [
     ch::INVOCATION_PARAMETERS,
     ch::RESULT_DATA,
     ihi::MEMORY_TEXT,
+    ihi::ITEM_VALUE,
     prov::GENERATED_AT_TIME,
     prov::WAS_DERIVED_FROM,
 ];
@@ -133,6 +136,7 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
         let time = turn_facts.and_then(|facts| literal(facts, ch::TIMESTAMP));
         texts.push(SearchText {
             session_id: session_id.to_owned(),
+            item: None,
             turn: turn.map(str::to_owned),
             turn_index: turn_facts
                 .and_then(|facts| literal(facts, ch::TURN_INDEX))
@@ -151,11 +155,15 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
     texts
 }
 
-/// The memory items of the memory graph's quads.
+/// The memory items of the memory graph's quads: `remember`'s by their text, keyed items
+/// (LangGraph's store) by their value's JSON text, as LangGraph's own index embeds a
+/// value whole.
 pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
     let mut texts = Vec::new();
-    for facts in by_subject(quads).values() {
-        let Some(text) = literal(facts, ihi::MEMORY_TEXT) else {
+    for (item, facts) in &by_subject(quads) {
+        let Some(text) =
+            literal(facts, ihi::MEMORY_TEXT).or_else(|| literal(facts, ihi::ITEM_VALUE))
+        else {
             continue;
         };
         let time = literal(facts, prov::GENERATED_AT_TIME);
@@ -163,6 +171,7 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
         turns.sort_unstable();
         texts.push(SearchText {
             session_id: String::new(),
+            item: Some((*item).to_owned()),
             turn: turns.first().map(|turn| (*turn).to_owned()),
             turn_index: None,
             role: None,
@@ -172,7 +181,7 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
             text: text.to_owned(),
         });
     }
-    texts.sort_by(|a, b| a.text.cmp(&b.text));
+    texts.sort_by(|a, b| (&a.text, &a.item).cmp(&(&b.text, &b.item)));
     texts
 }
 

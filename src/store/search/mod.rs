@@ -59,6 +59,7 @@ pub struct IndexedSession {
 struct Fields {
     owner: Field,
     session: Field,
+    item: Field,
     turn: Field,
     turn_index: Field,
     role: Field,
@@ -99,6 +100,7 @@ fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let owner = builder.add_text_field("owner", STRING | STORED);
     let session = builder.add_text_field("session", STRING | STORED);
+    let item = builder.add_text_field("item", STORED);
     let turn = builder.add_text_field("turn", STORED);
     let turn_index = builder.add_u64_field("turn_index", STORED);
     let role = builder.add_text_field("role", STRING | STORED);
@@ -129,6 +131,7 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         owner,
         session,
+        item,
         turn,
         turn_index,
         role,
@@ -311,6 +314,9 @@ impl SearchIndex {
         let mut document = TantivyDocument::default();
         document.add_text(fields.owner, owner);
         document.add_text(fields.session, &text.session_id);
+        if let Some(item) = &text.item {
+            document.add_text(fields.item, item);
+        }
         if let Some(turn) = &text.turn {
             document.add_text(fields.turn, turn);
         }

@@ -375,8 +375,19 @@ fn the_index_follows_every_write() {
     assert_eq!(hit.item.as_deref(), Some(item.as_str()));
     ihigraph::memory::forget(&store, &remembered.id).unwrap();
     assert!(search(&store, "rollout").is_empty());
-    // A keyed item (LangGraph's store): found by its value, named by its IRI; put again,
-    // its new value replaces the old; deleted, it is gone.
+    // Deletes.
+    store.delete_session("fr").unwrap();
+    assert!(search(&store, "déploiement").is_empty());
+    store.delete_all_sessions().unwrap();
+    assert!(search(&store, "Zeppelin OR 数据库").is_empty());
+    assert_eq!(store.search_index().unwrap().text_count(), 0);
+}
+
+/// A keyed item (LangGraph's store) is found by its value, and named by its IRI; put
+/// again, its new value replaces the old; deleted, it is gone.
+#[test]
+fn keyed_items_are_found_by_their_value() {
+    let store = store_with_corpus();
     let namespace = vec!["users".to_owned(), "ana".to_owned()];
     let put = |value: &Value| {
         let item = PutItem {
@@ -410,12 +421,6 @@ fn the_index_follows_every_write() {
     assert_eq!(search(&store, "sushi").len(), 1);
     ihigraph::memory::delete_item(&store, &namespace, "food").unwrap();
     assert!(search(&store, "sushi").is_empty());
-    // Deletes.
-    store.delete_session("fr").unwrap();
-    assert!(search(&store, "déploiement").is_empty());
-    store.delete_all_sessions().unwrap();
-    assert!(search(&store, "Zeppelin OR 数据库").is_empty());
-    assert_eq!(store.search_index().unwrap().text_count(), 0);
 }
 
 #[test]
@@ -460,6 +465,7 @@ fn a_store_written_without_its_index_is_repaired_on_open() {
                     owner: "https://example.org/ghost".into(),
                     digest: "0".into(),
                     texts: Vec::new(),
+                    turns: None,
                 }],
                 &[],
             )
@@ -747,6 +753,7 @@ fn indexed_session(session: &str, text: &str) -> IndexedSession {
             kind: SearchKind::Prompt,
             text: text.into(),
         }],
+        turns: None,
     }
 }
 
@@ -935,6 +942,20 @@ fn a_session_written_over_its_version_before_is_what_a_whole_write_gives() {
         assert_eq!(places(&search(&store, "Fushimi")), ["grow/2/answer"]);
         assert_eq!(places(&search(&store, "Nara")), ["grow/1/answer"]);
         assert!(search(&store, "\"Two days\"").is_empty());
+        // Only the turns that changed were indexed again: the index holds what a whole
+        // write gives, no more, no less.
+        let whole = HistoryStore::in_memory(&Default::default()).unwrap();
+        whole.write_session(&after).unwrap();
+        let count = |store: &HistoryStore| store.search_index().unwrap().text_count();
+        assert_eq!(count(&store), count(&whole));
+        for word in ["trip", "Kyoto", "Nara", "temples", "dawn", "Where"] {
+            let hits = |store: &HistoryStore| {
+                let mut hits = places(&search(store, word));
+                hits.sort();
+                hits
+            };
+            assert_eq!(hits(&store), hits(&whole), "{word}");
+        }
         let report = ihigraph::integrity::verify(&store, &[], &|_, _| {}).unwrap();
         assert!(
             report

@@ -694,8 +694,9 @@ impl PyStore {
     }
 
     /// The keyed items whose namespace starts with ``prefix``, by namespace and key, as
-    /// dicts (``namespace`` a tuple, ``value``, ``created``, ``updated``, ``expires``,
-    /// ``session``, ``turn``); with ``at`` (RFC 3339), only those not expired then.
+    /// dicts (``namespace`` a tuple, ``key``, ``item`` (its IRI, as search hits name it),
+    /// ``value``, ``created``, ``updated``, ``expires``, ``ttl``, ``session``, ``turn``);
+    /// with ``at`` (RFC 3339), only those not expired then.
     #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
     fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
         let at = at.map(|t| time("at", t)).transpose()?;

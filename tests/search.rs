@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use ihigraph::check::{CheckOptions, check_document};
-use ihigraph::memory::{MemoryKind, Remember, remember};
+use ihigraph::memory::{MemoryKind, PutItem, Remember, keyed_item_id, put_item, remember};
 use ihigraph::query::{Arguments, SEARCH};
 use ihigraph::rdf::map_history;
 use ihigraph::store::{Embedded, IndexedSession, SearchHit, SearchIndex, SearchKind};
@@ -402,6 +402,8 @@ fn the_index_follows_every_write() {
         panic!("{hits:?}")
     };
     assert_eq!(hit.turn.as_deref(), Some(remembered.turn.as_str()));
+    let item = store.scheme().memory_item(&remembered.id);
+    assert_eq!(hit.item.as_deref(), Some(item.as_str()));
     ihigraph::memory::forget(&store, &remembered.id).unwrap();
     assert!(search(&store, "rollout").is_empty());
     // Deletes.
@@ -410,6 +412,46 @@ fn the_index_follows_every_write() {
     store.delete_all_sessions().unwrap();
     assert!(search(&store, "Zeppelin OR 数据库").is_empty());
     assert_eq!(store.search_index().unwrap().text_count(), 0);
+}
+
+/// A keyed item (LangGraph's store) is found by its value, and named by its IRI; put
+/// again, its new value replaces the old; deleted, it is gone.
+#[test]
+fn keyed_items_are_found_by_their_value() {
+    let store = store_with_corpus();
+    let namespace = vec!["users".to_owned(), "ana".to_owned()];
+    let put = |value: &Value| {
+        let item = PutItem {
+            namespace: &namespace,
+            key: "food",
+            value,
+            source: None,
+            ttl: None,
+        };
+        put_item(
+            &store,
+            &item,
+            DateTime::from_str("2026-02-01T00:00:00Z").unwrap(),
+        )
+        .unwrap();
+    };
+    put(&json!({"likes": "pizza margherita"}));
+    let hits = search(&store, "margherita");
+    let [hit] = hits.as_slice() else {
+        panic!("{hits:?}")
+    };
+    let keyed = store
+        .scheme()
+        .memory_item(&keyed_item_id(&namespace, "food"));
+    assert_eq!(
+        (hit.kind, hit.item.as_deref(), hit.session_id.as_str()),
+        (SearchKind::Memory, Some(keyed.as_str()), "")
+    );
+    put(&json!({"likes": "sushi"}));
+    assert!(search(&store, "margherita").is_empty());
+    assert_eq!(search(&store, "sushi").len(), 1);
+    ihigraph::memory::delete_item(&store, &namespace, "food").unwrap();
+    assert!(search(&store, "sushi").is_empty());
 }
 
 #[test]
@@ -454,6 +496,7 @@ fn a_store_written_without_its_index_is_repaired_on_open() {
                     owner: "https://example.org/ghost".into(),
                     digest: "0".into(),
                     texts: Vec::new(),
+                    turns: None,
                 }],
                 &[],
             )
@@ -732,6 +775,7 @@ fn indexed_session(session: &str, text: &str) -> IndexedSession {
         digest: text.into(),
         texts: vec![ihigraph::store::SearchText {
             session_id: session.into(),
+            item: None,
             turn: None,
             turn_index: Some(0),
             role: Some("H-User".into()),
@@ -740,6 +784,7 @@ fn indexed_session(session: &str, text: &str) -> IndexedSession {
             kind: SearchKind::Prompt,
             text: text.into(),
         }],
+        turns: None,
     }
 }
 
@@ -928,6 +973,20 @@ fn a_session_written_over_its_version_before_is_what_a_whole_write_gives() {
         assert_eq!(places(&search(&store, "Fushimi")), ["grow/2/answer"]);
         assert_eq!(places(&search(&store, "Nara")), ["grow/1/answer"]);
         assert!(search(&store, "\"Two days\"").is_empty());
+        // Only the turns that changed were indexed again: the index holds what a whole
+        // write gives, no more, no less.
+        let whole = HistoryStore::in_memory(&Default::default()).unwrap();
+        whole.write_session(&after).unwrap();
+        let count = |store: &HistoryStore| store.search_index().unwrap().text_count();
+        assert_eq!(count(&store), count(&whole));
+        for word in ["trip", "Kyoto", "Nara", "temples", "dawn", "Where"] {
+            let hits = |store: &HistoryStore| {
+                let mut hits = places(&search(store, word));
+                hits.sort();
+                hits
+            };
+            assert_eq!(hits(&store), hits(&whole), "{word}");
+        }
         let report = ihigraph::integrity::verify(&store, &[], &|_, _| {}).unwrap();
         assert!(
             report

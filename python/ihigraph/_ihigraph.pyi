@@ -1,7 +1,7 @@
 """Type stubs of the compiled module ``ihigraph._ihigraph`` (PyO3)."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 __version__: str
 
@@ -11,6 +11,26 @@ Sources = Union[Source, Sequence[Source]]
 Row = Dict[str, Any]
 ContextFormat = Literal["openai-chat", "openai-responses", "anthropic", "gemini"]
 ExportFormat = Literal["trig", "nquads", "turtle", "jsonld", "pgm-ihi"]
+SearchKind = Literal["prompt", "answer", "call", "result", "memory"]
+
+class SearchHit(TypedDict):
+    """One text that matched a search (``Store.search``): its BM25 ``score``; the
+    ``session`` (empty for a memory item), the memory ``item``'s IRI, the ``turn``'s IRI
+    and ``turn_index``, ``role`` and ``time``; its ``kind`` and ``language``; the
+    ``snippet`` around the match, with the matched words as ``(start, end)`` character
+    offsets into it (``highlights``)."""
+
+    score: float
+    session: str
+    item: Optional[str]
+    turn: Optional[str]
+    turn_index: Optional[int]
+    role: Optional[str]
+    time: Optional[str]
+    kind: SearchKind
+    language: str
+    snippet: str
+    highlights: List[Tuple[int, int]]
 
 class IhigraphError(Exception):
     message: str
@@ -146,6 +166,35 @@ class Store:
         kind: Optional[Literal["fact", "decision", "lesson"]] = None,
         at: Optional[str] = None,
     ) -> List[Row]: ...
+    def search(
+        self,
+        query: str,
+        *,
+        session: Optional[str] = None,
+        role: Optional[Literal["H-User", "A-User", "BKN"]] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        kind: Union[SearchKind, Sequence[SearchKind], None] = None,
+        limit: int = 10,
+    ) -> List[SearchHit]:
+        """Full-text search of the store's index (BM25), best first.
+
+        ``query``: words (all required), ``"a phrase"``, ``prefix*``, ``OR``, ``-word``.
+        Filters: ``session``, ``role``, ``since`` and ``until`` (RFC 3339 or a date),
+        ``kind`` (one or several); ``limit`` at most 1,000. Raises ``QueryError`` for a
+        query the index cannot read, ``StoreError`` on a store without an index (one on
+        a SPARQL server).
+
+        >>> import ihigraph
+        >>> store = ihigraph.Store()
+        >>> chat = [{"role": "user", "content": "Why does the deploy time out?"},
+        ...         {"role": "assistant", "content": "The database migration is slow."}]
+        >>> _ = store.ingest(chat, from_="openai-chat", session_id="ops")
+        >>> [hit] = store.search("migration")
+        >>> hit["session"], hit["turn_index"], hit["kind"]
+        ('ops', 0, 'answer')
+        """
+        ...
     def forget(self, item: str) -> str: ...
     def report(
         self,
@@ -171,5 +220,6 @@ class Store:
     def delete_item(self, namespace: Sequence[str], key: str) -> bool: ...
     def items(self, prefix: Sequence[str] = (), *, at: Optional[str] = None) -> List[Dict[str, Any]]: ...
     def chat_messages(self, session: str) -> List[Dict[str, Any]]: ...
+    def chat_sessions(self, *, holding: Optional[str] = None) -> List[str]: ...
     def set_chat_messages(self, session: str, messages: List[Dict[str, Any]]) -> None: ...
     def add_chat_messages(self, session: str, messages: List[Dict[str, Any]]) -> None: ...

@@ -8,8 +8,10 @@ from (deleting that session deletes them, as it deletes the rest of its memory).
 
 ``search`` filters by namespace prefix and by value (``filter``, with the operators of
 LangGraph's ``InMemoryStore``: ``$eq``, ``$ne``, ``$gt``, ``$gte``, ``$lt``, ``$lte``);
-a ``query`` ranks the items by how many of its words their values hold (there is no
-embedding index: ``index`` is accepted and ignored).
+a ``query`` ranks the items by the store's full-text index: BM25 over each value's
+JSON text, any of the query's words, each analyzed in the value's language (stems,
+accents), as ``SearchItem.score``; items that match none follow with score 0 (there is
+no embedding index: ``index`` is accepted and ignored).
 
 >>> from ihigraph import Store
 >>> from ihigraph.langgraph import IhigraphStore
@@ -47,6 +49,9 @@ from ihigraph._ihigraph import Store
 _SOURCE: "contextvars.ContextVar[Optional[Tuple[str, int]]]" = contextvars.ContextVar(
     "ihigraph_langgraph_source", default=None
 )
+
+# The most hits one search of the index gives: items ranked below are scored 0.
+_MOST_HITS = 1000
 
 _OPERATORS = {
     "$eq": operator.eq,
@@ -114,12 +119,6 @@ def _matches_namespace(condition: MatchCondition, namespace: Tuple[str, ...]) ->
     if condition.match_type not in ("prefix", "suffix"):
         raise ValueError(f"unsupported match type {condition.match_type!r}")
     return all(p == "*" or n == p for n, p in pairs)
-
-
-def _words(value: Any) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False).lower()
 
 
 class IhigraphStore(BaseStore):
@@ -210,11 +209,8 @@ class IhigraphStore(BaseStore):
         ]
         scores: List[Optional[float]] = [None] * len(found)
         if op.query:
-            words = op.query.lower().split()
-            scores = [
-                sum(word in _words(raw["value"]) for word in words) / max(len(words), 1)
-                for raw in found
-            ]
+            ranked = self._ranked(op.query)
+            scores = [ranked.get(raw["item"], 0.0) for raw in found]
             order = sorted(range(len(found)), key=lambda i: -scores[i])  # stable
             found = [found[i] for i in order]
             scores = [scores[i] for i in order]
@@ -222,6 +218,16 @@ class IhigraphStore(BaseStore):
         for raw, _ in page:
             self._refresh(raw, op.refresh_ttl)
         return [self._item(raw, score, search=True) for raw, score in page]
+
+    def _ranked(self, query: str) -> Dict[str, float]:
+        """The BM25 score of each memory item matching any word of ``query``, by IRI."""
+        words = [word.lower() for word in re.findall(r"\w+", query)]
+        if not words:
+            return {}
+        # Any word (a natural-language query rarely has every word in one value); each
+        # written as a word of its own, so that nothing in it reads as query syntax.
+        hits = self.store.search(" OR ".join(words), kind="memory", limit=_MOST_HITS)
+        return {hit["item"]: hit["score"] for hit in hits if hit["item"] is not None}
 
     def _list_namespaces(self, op: ListNamespacesOp) -> List[Tuple[str, ...]]:
         namespaces = {tuple(raw["namespace"]) for raw in self._items(())}

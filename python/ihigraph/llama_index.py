@@ -159,5 +159,8 @@ class IhigraphChatStore(BaseChatStore):
         return self.delete_message(key, len(messages) - 1)
 
     def get_keys(self) -> List[str]:
-        """Every session of the store."""
-        return self.store.sessions()
+        """The keys holding messages of a LlamaIndex chat store, as ``SimpleChatStore``
+        gives the keys of its dict: not the store's other sessions (ingested histories,
+        LangChain chats), whose messages are not LlamaIndex's. A key whose messages are
+        all deleted is gone (``set_messages(key, [])`` deletes its session)."""
+        return self.store.chat_sessions(holding="llama_index")

@@ -108,6 +108,31 @@ pub fn read_messages(store: &HistoryStore, session: &str) -> PyResult<Vec<Value>
     Ok(read_chat(store, session)?.map_or_else(Vec::new, |chat| chat.messages))
 }
 
+/// The sessions that hold a chat written as LangChain messages (`{type, data}`), in
+/// the store's order; with `holding`, only those whose first message's `data` has that
+/// member (the LlamaIndex chat store keeps each message whole there, under
+/// `llama_index`). Each session is read back to tell: the graph does not say which
+/// interface wrote a session.
+pub fn chat_sessions(store: &HistoryStore, holding: Option<&str>) -> PyResult<Vec<String>> {
+    let sessions = store
+        .sessions()
+        .map_err(|error| errors::store_error(&error))?;
+    let mut chats = Vec::new();
+    for (session, _) in sessions {
+        let Some(chat) = read_chat(store, &session)? else {
+            continue;
+        };
+        let data = chat.messages.first().and_then(|message| {
+            message.get("type")?.as_str()?;
+            message.get("data")?.as_object()
+        });
+        if data.is_some_and(|data| holding.is_none_or(|member| data.contains_key(member))) {
+            chats.push(session);
+        }
+    }
+    Ok(chats)
+}
+
 /// The chat stored in the session, read back from its graph; none when it is not stored.
 fn read_chat(store: &HistoryStore, session: &str) -> PyResult<Option<Chat>> {
     let history = match store.history(session) {

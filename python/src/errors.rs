@@ -120,7 +120,8 @@ pub fn store_error(error: &LibStoreError) -> PyErr {
         | LibStoreError::UpdateNotAllowed
         | LibStoreError::UpdateEvaluation(_)
         | LibStoreError::QueryEvaluation(_)
-        | LibStoreError::Parameter(_) => plain::<QueryError>(error),
+        | LibStoreError::Parameter(_)
+        | LibStoreError::SearchQuery { .. } => plain::<QueryError>(error),
         _ => plain::<StoreError>(error),
     }
 }

@@ -11,14 +11,16 @@ use ihigraph::ingest::{Ingest, IngestEvent, IngestSummary, NewSession, append_tu
 use ihigraph::integrity::{Status as Found, fingerprint_sessions, verify};
 use ihigraph::memory::{
     DeletionReceipt, MemoryKind, PutItem, Remember, delete_item, delete_session,
-    delete_session_and_branches, forget, keyed_items, memories_arguments, put_item, refresh_item,
-    remember,
+    delete_session_and_branches, forget, keyed_item_id, keyed_items, memories_arguments, put_item,
+    refresh_item, remember,
 };
 use ihigraph::query::{MEMORIES, SESSIONS, parse_date_time};
 use ihigraph::read::InputDocument;
 use ihigraph::report::{ReportOptions, report};
-use ihigraph::store::{Credentials, Endpoint, Limits, RemoteOptions};
-use ihigraph::{Arguments, CannedQuery, CheckOptions, ExportFormat, HistoryStore, SchemeRequest};
+use ihigraph::store::{Credentials, Endpoint, Limits, RemoteOptions, SearchHit, SearchKind};
+use ihigraph::{
+    Arguments, CannedQuery, CheckOptions, ExportFormat, HistoryStore, SchemeRequest, SearchRequest,
+};
 use oxsdatatypes::DateTime;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -454,6 +456,66 @@ impl PyStore {
         terms::answer_to_python(py, answer, false)
     }
 
+    /// Full-text search of the store's index (BM25; see docs/search.md for the syntax:
+    /// words all required, ``"a phrase"``, ``prefix*``, ``OR``, ``-word``), best first:
+    /// each hit a dict with ``score``, ``session`` (empty for a memory item), ``item``
+    /// (a memory item's IRI), ``turn`` (the turn's IRI), ``turn_index``, ``role``,
+    /// ``time``, ``kind`` (``prompt``, ``answer``, ``call``, ``result``, ``memory``),
+    /// ``language``, ``snippet`` (the text around the match) and ``highlights`` (the
+    /// matched words as ``(start, end)`` character offsets into ``snippet``). Filters:
+    /// ``session``, ``role`` (``H-User``, ``A-User``, ``BKN``), ``since`` and ``until``
+    /// (RFC 3339 or a date), ``kind`` (one kind or a list of them); ``limit`` at most
+    /// 1,000. A store on a SPARQL server has no index (``StoreError``); a query the
+    /// index cannot read raises ``QueryError``.
+    ///
+    /// >>> import ihigraph
+    /// >>> store = ihigraph.Store()
+    /// >>> chat = [{"role": "user", "content": "Why does the deploy time out?"},
+    /// ...         {"role": "assistant", "content": "The database migration is slow."}]
+    /// >>> _ = store.ingest(chat, from_="openai-chat", session_id="ops")
+    /// >>> [hit] = store.search("migration")
+    /// >>> hit["session"], hit["turn_index"], hit["kind"]
+    /// ('ops', 0, 'answer')
+    /// >>> start, end = hit["highlights"][0]
+    /// >>> hit["snippet"][start:end]
+    /// 'migration'
+    #[pyo3(signature = (query, *, session = None, role = None, since = None, until = None,
+        kind = None, limit = 10))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        query: String,
+        session: Option<String>,
+        role: Option<String>,
+        since: Option<&str>,
+        until: Option<&str>,
+        kind: Option<&Bound<'_, PyAny>>,
+        limit: usize,
+    ) -> PyResult<Py<PyAny>> {
+        let request = SearchRequest {
+            query,
+            session,
+            role,
+            since: since
+                .map(|t| time("since", t))
+                .transpose()?
+                .map(|t| t.to_string()),
+            until: until
+                .map(|t| time("until", t))
+                .transpose()?
+                .map(|t| t.to_string()),
+            kinds: search_kinds(kind)?,
+            limit,
+        };
+        let hits = py.detach(|| stored(self.inner.search(&request)))?;
+        let list = PyList::empty(py);
+        for hit in &hits {
+            list.append(hit_dict(py, hit)?)?;
+        }
+        Ok(list.into_any().unbind())
+    }
+
     /// Forgets a memory item (by its id); gives its IRI.
     fn forget(&self, py: Python<'_>, item: &str) -> PyResult<String> {
         let node = py
@@ -632,8 +694,9 @@ impl PyStore {
     }
 
     /// The keyed items whose namespace starts with ``prefix``, by namespace and key, as
-    /// dicts (``namespace`` a tuple, ``value``, ``created``, ``updated``, ``expires``,
-    /// ``session``, ``turn``); with ``at`` (RFC 3339), only those not expired then.
+    /// dicts (``namespace`` a tuple, ``key``, ``item`` (its IRI, as search hits name it),
+    /// ``value``, ``created``, ``updated``, ``expires``, ``ttl``, ``session``, ``turn``);
+    /// with ``at`` (RFC 3339), only those not expired then.
     #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
     fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
         let at = at.map(|t| time("at", t)).transpose()?;
@@ -645,6 +708,8 @@ impl PyStore {
             let dict = PyDict::new(py);
             dict.set_item("namespace", pyo3::types::PyTuple::new(py, &item.namespace)?)?;
             dict.set_item("key", &item.key)?;
+            let id = keyed_item_id(&item.namespace, &item.key);
+            dict.set_item("item", self.inner.scheme().memory_item(&id).as_str())?;
             dict.set_item("value", to_python(py, &item.value)?)?;
             dict.set_item("created", item.created.to_string())?;
             dict.set_item("updated", item.updated.to_string())?;
@@ -666,6 +731,15 @@ impl PyStore {
     fn chat_messages(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
         let messages = py.detach(|| crate::chat::read_messages(&self.inner, session))?;
         to_python(py, &serde_json::Value::Array(messages))
+    }
+
+    /// The sessions holding a chat written as LangChain messages (by the chat adapters,
+    /// or ``ingest(..., from_="langchain")``); with ``holding``, only those whose first
+    /// message keeps that member in its ``data`` (``"llama_index"``: the chats of the
+    /// LlamaIndex chat store). Reads each session back.
+    #[pyo3(signature = (*, holding = None))]
+    fn chat_sessions(&self, py: Python<'_>, holding: Option<&str>) -> PyResult<Vec<String>> {
+        py.detach(|| crate::chat::chat_sessions(&self.inner, holding))
     }
 
     /// Stores ``messages`` (dicts of ``messages_to_dict``) as the whole LangChain chat
@@ -817,6 +891,52 @@ fn term_text(term: &oxrdf::Term) -> &str {
 fn memory_kind(name: &str) -> PyResult<MemoryKind> {
     name.parse::<MemoryKind>()
         .map_err(|e| errors::usage(format!("kind: {e}")))
+}
+
+/// The kinds a search keeps: ``None`` (all), one kind's name, or a list of names.
+fn search_kinds(kind: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<SearchKind>> {
+    let Some(kind) = kind else {
+        return Ok(Vec::new());
+    };
+    let names: Vec<String> = match kind.extract::<String>() {
+        Ok(name) => vec![name],
+        Err(_) => kind.extract().map_err(|_| {
+            errors::usage("kind: expected a kind's name or a list of them (prompt, answer, call, result, memory)")
+        })?,
+    };
+    names
+        .iter()
+        .map(|name| {
+            name.parse()
+                .map_err(|e: String| errors::usage(format!("kind: {e}")))
+        })
+        .collect()
+}
+
+/// A search hit as a dict; its highlights as character offsets (the index gives bytes),
+/// so that ``snippet[start:end]`` is the matched word.
+fn hit_dict<'py>(py: Python<'py>, hit: &SearchHit) -> PyResult<Bound<'py, PyDict>> {
+    let fragment = &hit.snippet.fragment;
+    let chars = |byte: usize| fragment.get(..byte).map_or(0, |head| head.chars().count());
+    let highlights: Vec<(usize, usize)> = hit
+        .snippet
+        .highlights
+        .iter()
+        .map(|&(from, to)| (chars(from), chars(to)))
+        .collect();
+    let dict = PyDict::new(py);
+    dict.set_item("score", hit.score)?;
+    dict.set_item("session", &hit.session_id)?;
+    dict.set_item("item", &hit.item)?;
+    dict.set_item("turn", &hit.turn)?;
+    dict.set_item("turn_index", hit.turn_index)?;
+    dict.set_item("role", &hit.role)?;
+    dict.set_item("time", &hit.time)?;
+    dict.set_item("kind", hit.kind.name())?;
+    dict.set_item("language", &hit.language)?;
+    dict.set_item("snippet", fragment)?;
+    dict.set_item("highlights", highlights)?;
+    Ok(dict)
 }
 
 fn time(name: &str, text: &str) -> PyResult<DateTime> {

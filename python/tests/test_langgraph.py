@@ -90,8 +90,31 @@ def test_search_pages_and_ranks_by_query(memory):
     assert [i.key for i in memory.search(("docs",), limit=2)] == ["n1", "r1"]
     assert [i.key for i in memory.search(("docs",), limit=2, offset=2)] == ["r2"]
     ranked = memory.search(("docs",), query="quarterly sales")
-    assert [i.key for i in ranked][:2] == ["r1", "r2"]
-    assert [i.score for i in ranked] == [1.0, 0.5, 0.0]
+    assert [i.key for i in ranked] == ["r1", "r2", "n1"]
+    assert ranked[0].score > ranked[1].score > ranked[2].score == 0.0
+
+
+def test_a_query_ranks_by_the_index(memory, store):
+    fill(memory)
+    memory.put(("docs", "reports"), "r3", {"text": "Sales figures: sales by region, sales by quarter"})
+    memory.put(("elsewhere",), "x", {"text": "quarterly sales grew"})
+    # BM25, as the store's own search scores the same items; words are stemmed ("sale"
+    # finds "sales"), and what the query holds besides words is not query syntax.
+    ranked = memory.search(("docs",), query="Grew?")
+    assert [(i.key, i.score > 0) for i in ranked][:2] == [("r1", True), ("n1", False)]
+    by_key = {i.key: i.score for i in memory.search(("docs",), query="sale")}
+    assert by_key["r3"] > by_key["r1"] > 0 and by_key["r2"] > 0 and by_key["n1"] == 0
+    hits = {hit["item"]: hit["score"] for hit in store.search("sale", kind="memory")}
+    items = {raw["key"]: raw["item"] for raw in store.items(["docs"])}
+    assert by_key["r3"] == pytest.approx(hits[items["r3"]])
+    # The namespace prefix and the filter still decide which items there are.
+    assert [i.key for i in memory.search(("docs",), query="sales", filter={"status": "draft"})] == ["r2"]
+    assert "x" not in {i.key for i in memory.search(("docs",), query="quarterly")}
+    # A query of no word ranks nothing; an item put again is ranked by its new value.
+    assert [i.score for i in memory.search(("users",), query="?!")] == [0.0, 0.0]
+    assert memory.search(("docs",), query="zeppelin")[0].score == 0.0
+    memory.put(("docs", "reports"), "r2", {"text": "zeppelin numbers"})
+    assert [i.key for i in memory.search(("docs",), query="zeppelin") if i.score > 0] == ["r2"]
 
 
 def test_list_namespaces(memory):

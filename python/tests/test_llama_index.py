@@ -5,6 +5,7 @@ import pytest
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 from llama_index.core.storage.chat_store.base import BaseChatStore
 
+from conftest import EXAMPLES
 from ihigraph.llama_index import IhigraphChatStore
 
 
@@ -78,3 +79,22 @@ def test_tool_calls_reach_the_graph(chats, store):
     assert (row["tool"], row["calls"], row["callsWithoutResult"]) == ("weather", 1, 0)
     request = store.context("k", 8000)["request"]["messages"]
     assert request[0]["role"] == "system"
+
+
+def test_keys_are_the_chat_stores_own(chats, store):
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from ihigraph.langchain import IhigraphChatMessageHistory
+
+    # The store's other sessions are no keys: an ingested history, a LangChain chat.
+    store.ingest(EXAMPLES / "trip-planning.json")
+    IhigraphChatMessageHistory("langchain-chat", store=store).add_messages([HumanMessage("hi"), AIMessage("hello")])
+    assert chats.get_keys() == []
+    chats.set_messages("b", messages())
+    chats.add_message("a", ChatMessage(role="user", content="one"))
+    assert sorted(chats.get_keys()) == ["a", "b"]
+    assert len(store.sessions()) == 4
+    # The keys are the store's: another chat store over it has the same.
+    assert sorted(IhigraphChatStore(store=store).get_keys()) == ["a", "b"]
+    chats.delete_messages("b")
+    assert chats.get_keys() == ["a"]

@@ -235,3 +235,53 @@ def test_long_calls_release_the_gil(examples):
     inside = [t for t in stamps if start + quarter < t < end - quarter]
     assert end - start > 0.004, "the call is too short to tell"
     assert inside, f"no tick in the middle of a {end - start:.3f} s call"
+
+
+def chat(question, answer):
+    return [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
+
+
+def test_search_gives_hits_with_their_places(store):
+    store.ingest(chat("Where does the café serve crêpes?", "The café on Rue Cler serves crêpes."), from_="openai-chat", session_id="paris")
+    store.ingest(chat("Which café is open late?", "None: the cafés close at nine."), from_="openai-chat", session_id="late")
+    hits = store.search("crêpes")
+    assert sorted((h["session"], h["kind"], h["turn_index"]) for h in hits) == [("paris", "answer", 0), ("paris", "prompt", 0)]
+    assert hits[0]["score"] >= hits[1]["score"] > 0
+    for hit in hits:
+        assert set(hit) == {"score", "session", "item", "turn", "turn_index", "role", "time", "kind", "language", "snippet", "highlights"}
+        assert hit["item"] is None and hit["turn"].endswith("/paris/turn/0")
+        # Highlights are character offsets: "café" before the word counts one each.
+        assert [hit["snippet"][a:b] for a, b in hit["highlights"]] == ["crêpes"]
+    # The SPARQL side names the same turns.
+    [row] = store.query("recent-turns", session="paris", n=1)
+    assert row["turnIndex"] == hits[0]["turn_index"]
+
+
+def test_search_filters(examples):
+    assert {h["session"] for h in examples.search("the", limit=100)} > {"trip-kyoto-2026"}
+    only = examples.search("the", session="trip-kyoto-2026", limit=100)
+    assert only and {h["session"] for h in only} == {"trip-kyoto-2026"}
+    roles = {h["role"] for h in examples.search("the", limit=1000)}
+    for role in roles:
+        assert {h["role"] for h in examples.search("the", role=role, limit=1000)} == {role}
+    kinds = {h["kind"] for h in examples.search("the", kind=["prompt", "answer"], limit=1000)}
+    assert kinds == {"prompt", "answer"}
+    assert {h["kind"] for h in examples.search("the", kind="answer", limit=1000)} == {"answer"}
+    times = sorted(h["time"] for h in examples.search("the", limit=1000) if h["time"])
+    middle = times[len(times) // 2]
+    later = examples.search("the", since=middle, limit=1000)
+    earlier = examples.search("the", until=middle, limit=1000)
+    assert later and earlier and all(h["time"] >= middle for h in later)
+    assert len(later) + len(earlier) == len([t for t in times])
+    assert len(examples.search("the", limit=2)) == 2
+
+
+def test_search_errors_are_the_modules(store):
+    store.ingest(chat("hello", "hi"), from_="openai-chat", session_id="s")
+    with pytest.raises(ihigraph.QueryError, match="nothing to search for"):
+        store.search("  ")
+    with pytest.raises(ValueError, match="unknown kind"):
+        store.search("hello", kind="turn")
+    with pytest.raises(ValueError, match="since"):
+        store.search("hello", since="yesterday")
+    assert store.search("hello", session="nowhere") == []

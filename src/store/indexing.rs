@@ -10,7 +10,7 @@
 
 use super::search::{
     HitColumn, IndexedSession, SearchHit, SearchIndex, SearchRequest, SearchService, memory_texts,
-    session_texts,
+    session_texts, turn_texts,
 };
 use super::{FingerprintRecord, HistoryStore, StoreError};
 use crate::rdf::fingerprint;
@@ -216,6 +216,7 @@ impl HistoryStore {
                         owner: graph.as_str().to_owned(),
                         digest: recorded_digest(&records, graph).to_owned(),
                         texts: session_texts(&id, &quads),
+                        turns: None,
                     }),
                     None => removed.push(graph.as_str()),
                 }
@@ -229,6 +230,7 @@ impl HistoryStore {
                 owner: graph.as_str().to_owned(),
                 digest: memory_digest_of(&quads)?,
                 texts: memory_texts(&quads),
+                turns: None,
             };
             index.replace(&[memory], &[])?;
         }
@@ -286,11 +288,28 @@ impl HistoryStore {
         session: &crate::rdf::SessionGraph,
         record: &FingerprintRecord,
     ) -> Option<IndexedSession> {
+        self.indexed_turns(session, record, None)
+    }
+
+    /// What the index is to hold of the given turns of a session written with `record`
+    /// (of the whole session, for `None`): an append to a session of 1,000 messages
+    /// indexes its new turns, not the 1,000 messages again.
+    pub(super) fn indexed_turns(
+        &self,
+        session: &crate::rdf::SessionGraph,
+        record: &FingerprintRecord,
+        turns: Option<Vec<String>>,
+    ) -> Option<IndexedSession> {
         self.search.as_ref()?;
+        let texts = match &turns {
+            Some(turns) => turn_texts(&session.session_id, &session.quads, turns),
+            None => session_texts(&session.session_id, &session.quads),
+        };
         Some(IndexedSession {
             owner: session.graph.as_str().to_owned(),
             digest: record.fingerprint.digest.clone(),
-            texts: session_texts(&session.session_id, &session.quads),
+            texts,
+            turns,
         })
     }
 

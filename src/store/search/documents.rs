@@ -7,7 +7,7 @@
 use crate::rdf::vocab::{ch, ihi, prov};
 use oxigraph::model::{NamedNodeRef, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::{DateTime, Double};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::str::FromStr;
 
 /// What a searchable text is.
@@ -65,6 +65,8 @@ impl FromStr for SearchKind {
 pub struct SearchText {
     /// The session's `SessionID` (empty for a memory item).
     pub session_id: String,
+    /// A memory item's IRI (none for a session's text).
+    pub item: Option<String>,
     /// The turn's IRI (for a memory item, the first turn it was made from).
     pub turn: Option<String>,
     /// The turn's `TurnIndex`.
@@ -89,7 +91,7 @@ type Subjects<'a> = HashMap<&'a str, Facts<'a>>;
 
 /// The predicates the texts are read from: the rest of a session (its payloads, most of
 /// its bytes) is not looked at.
-const READ: [NamedNodeRef<'static>; 14] = [
+const READ: [NamedNodeRef<'static>; 15] = [
     ch::TURN_INDEX,
     ch::HAS_PROMPT,
     ch::HAS_ANSWER,
@@ -102,12 +104,32 @@ const READ: [NamedNodeRef<'static>; 14] = [
     ch::INVOCATION_PARAMETERS,
     ch::RESULT_DATA,
     ihi::MEMORY_TEXT,
+    ihi::ITEM_VALUE,
     prov::GENERATED_AT_TIME,
     prov::WAS_DERIVED_FROM,
 ];
 
 /// The searchable texts of a session's quads, in turn order: what the index holds of it.
 pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
+    texts_of(session_id, quads.iter())
+}
+
+/// The searchable texts of the given turns (IRIs) of a session's quads, in turn order:
+/// what the index is to hold of them.
+pub fn turn_texts(session_id: &str, quads: &[Quad], turns: &[String]) -> Vec<SearchText> {
+    let turns: HashSet<&str> = turns.iter().map(String::as_str).collect();
+    texts_of(
+        session_id,
+        quads.iter().filter(|quad| match &quad.subject {
+            NamedOrBlankNode::NamedNode(subject) => {
+                turn_of_subject(subject.as_str(), &turns).is_some()
+            }
+            NamedOrBlankNode::BlankNode(_) => false,
+        }),
+    )
+}
+
+fn texts_of<'a>(session_id: &str, quads: impl Iterator<Item = &'a Quad>) -> Vec<SearchText> {
     let subjects = by_subject(quads);
     let mut turn_of: HashMap<&str, &str> = HashMap::new();
     for (turn, facts) in &subjects {
@@ -133,6 +155,7 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
         let time = turn_facts.and_then(|facts| literal(facts, ch::TIMESTAMP));
         texts.push(SearchText {
             session_id: session_id.to_owned(),
+            item: None,
             turn: turn.map(str::to_owned),
             turn_index: turn_facts
                 .and_then(|facts| literal(facts, ch::TURN_INDEX))
@@ -151,11 +174,62 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
     texts
 }
 
-/// The memory items of the memory graph's quads.
+/// The turns (IRIs) whose texts change when a session's quads go from `old` to `new`
+/// (`changed`: the quads in one and not the other): each changed quad's subject is a
+/// turn or a part named below it (`…/turn/N/prompt`, `…/turn/N/tool-result/K`, as the
+/// mapper names them). `None` when a changed quad that texts are read from belongs to
+/// no turn: the whole session is to be indexed again.
+pub fn changed_turns<'a>(
+    old: impl Iterator<Item = &'a Quad>,
+    new: impl Iterator<Item = &'a Quad>,
+    changed: impl Iterator<Item = &'a Quad>,
+) -> Option<Vec<String>> {
+    let turns: HashSet<&str> = old
+        .chain(new)
+        .filter(|quad| quad.predicate == ch::TURN_INDEX)
+        .filter_map(|quad| match &quad.subject {
+            NamedOrBlankNode::NamedNode(turn) => Some(turn.as_str()),
+            NamedOrBlankNode::BlankNode(_) => None,
+        })
+        .collect();
+    let mut touched = BTreeSet::new();
+    for quad in changed {
+        let turn = match &quad.subject {
+            NamedOrBlankNode::NamedNode(subject) => turn_of_subject(subject.as_str(), &turns),
+            NamedOrBlankNode::BlankNode(_) => None,
+        };
+        match turn {
+            Some(turn) => {
+                touched.insert(turn);
+            }
+            None if READ.contains(&quad.predicate.as_ref()) => return None,
+            // A fact of the session itself (its turn count, its end): no text reads it.
+            None => {}
+        }
+    }
+    Some(touched.into_iter().map(str::to_owned).collect())
+}
+
+/// The turn a subject is, or is named below.
+fn turn_of_subject<'a>(subject: &'a str, turns: &HashSet<&str>) -> Option<&'a str> {
+    if turns.contains(subject) {
+        return Some(subject);
+    }
+    subject
+        .rmatch_indices('/')
+        .map(|(at, _)| &subject[..at])
+        .find(|prefix| turns.contains(prefix))
+}
+
+/// The memory items of the memory graph's quads: `remember`'s by their text, keyed items
+/// (LangGraph's store) by their value's JSON text, as LangGraph's own index embeds a
+/// value whole.
 pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
     let mut texts = Vec::new();
-    for facts in by_subject(quads).values() {
-        let Some(text) = literal(facts, ihi::MEMORY_TEXT) else {
+    for (item, facts) in &by_subject(quads.iter()) {
+        let Some(text) =
+            literal(facts, ihi::MEMORY_TEXT).or_else(|| literal(facts, ihi::ITEM_VALUE))
+        else {
             continue;
         };
         let time = literal(facts, prov::GENERATED_AT_TIME);
@@ -163,6 +237,7 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
         turns.sort_unstable();
         texts.push(SearchText {
             session_id: String::new(),
+            item: Some((*item).to_owned()),
             turn: turns.first().map(|turn| (*turn).to_owned()),
             turn_index: None,
             role: None,
@@ -172,11 +247,11 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
             text: text.to_owned(),
         });
     }
-    texts.sort_by(|a, b| a.text.cmp(&b.text));
+    texts.sort_by(|a, b| (&a.text, &a.item).cmp(&(&b.text, &b.item)));
     texts
 }
 
-fn by_subject(quads: &[Quad]) -> Subjects<'_> {
+fn by_subject<'a>(quads: impl Iterator<Item = &'a Quad>) -> Subjects<'a> {
     let mut subjects: Subjects<'_> = HashMap::new();
     for quad in quads {
         if let NamedOrBlankNode::NamedNode(subject) = &quad.subject
@@ -274,6 +349,50 @@ mod tests {
         );
         assert_eq!(epoch_millis("2026-01-01T00:00:00"), Some(1_767_225_600_000));
         assert_eq!(epoch_millis("yesterday"), None);
+    }
+
+    #[test]
+    fn changed_quads_name_their_turns() {
+        use oxigraph::model::{GraphName, Literal, NamedNode};
+        let node = |iri: &str| NamedNode::new_unchecked(format!("https://example.org/c/{iri}"));
+        let quad = |subject: &str, predicate: NamedNodeRef<'_>, object: Term| {
+            Quad::new(node(subject), predicate, object, GraphName::DefaultGraph)
+        };
+        let text = |value: &str| Term::from(Literal::new_simple_literal(value));
+        let turns = [
+            quad("turn/1", ch::TURN_INDEX, text("1")),
+            quad("turn/10", ch::TURN_INDEX, text("10")),
+        ];
+        let answer = quad("turn/10/answer", ch::ANSWER_TEXT, text("hi"));
+        let result = quad("turn/1/tool-result/2", ch::RESULT_DATA, text("4"));
+        let count = quad("session", ch::TURN_INDEX, text("11"));
+        let changed = [answer.clone(), result.clone()];
+        assert_eq!(
+            changed_turns(turns.iter(), [].iter(), changed.iter()),
+            Some(vec![
+                node("turn/1").into_string(),
+                node("turn/10").into_string()
+            ])
+        );
+        // A fact of the session that no text reads: no turn changed.
+        let facts = [quad("session", ihi::UPDATED_AT, text("now"))];
+        assert_eq!(
+            changed_turns(turns.iter(), [].iter(), facts.iter()),
+            Some(Vec::new())
+        );
+        // A text read from outside every turn: the whole session again.
+        let loose = [quad("elsewhere", ch::PROMPT_TEXT, text("?"))];
+        assert_eq!(changed_turns(turns.iter(), [].iter(), loose.iter()), None);
+        // The texts of turn 1 alone: not turn 10's, though its IRI begins the same.
+        let quads = [turns[0].clone(), turns[1].clone(), answer, result, count];
+        let texts = turn_texts("s", &quads, &[node("turn/1").into_string()]);
+        assert_eq!(
+            texts
+                .iter()
+                .map(|text| text.text.as_str())
+                .collect::<Vec<_>>(),
+            ["4"]
+        );
     }
 
     #[test]

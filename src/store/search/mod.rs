@@ -18,6 +18,7 @@ mod service;
 pub use analysis::{CjkBigrams, TextLanguage, detect_language};
 pub(super) use documents::memory_texts;
 pub use documents::{SearchKind, SearchText, session_texts};
+pub(super) use documents::{changed_turns, turn_texts};
 pub use query::{SearchHit, SearchRequest, Snippet};
 pub use service::{HitColumn, SEARCH_SERVICE, SearchService, TEXT_NAMESPACE};
 
@@ -52,6 +53,9 @@ pub struct IndexedSession {
     pub digest: String,
     /// The searchable texts.
     pub texts: Vec<SearchText>,
+    /// Only these turns' texts are replaced (by their IRIs; the rest of the session's
+    /// documents stay as indexed): what an append changed. `None`: the whole session.
+    pub turns: Option<Vec<String>>,
 }
 
 /// The fields of the index's schema.
@@ -59,6 +63,7 @@ pub struct IndexedSession {
 struct Fields {
     owner: Field,
     session: Field,
+    item: Field,
     turn: Field,
     turn_index: Field,
     role: Field,
@@ -99,7 +104,9 @@ fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let owner = builder.add_text_field("owner", STRING | STORED);
     let session = builder.add_text_field("session", STRING | STORED);
-    let turn = builder.add_text_field("turn", STORED);
+    let item = builder.add_text_field("item", STORED);
+    // Indexed whole, so that an append replaces the documents of the turns it changed.
+    let turn = builder.add_text_field("turn", STRING | STORED);
     let turn_index = builder.add_u64_field("turn_index", STORED);
     let role = builder.add_text_field("role", STRING | STORED);
     let kind = builder.add_text_field("kind", STRING | STORED);
@@ -129,6 +136,7 @@ fn schema() -> (Schema, Fields) {
     let fields = Fields {
         owner,
         session,
+        item,
         turn,
         turn_index,
         role,
@@ -220,12 +228,18 @@ impl SearchIndex {
             return Ok(());
         }
         let mut writer = self.lock_writer();
-        for owner in removed
-            .iter()
-            .copied()
-            .chain(sessions.iter().map(|session| session.owner.as_str()))
-        {
+        for owner in removed.iter().copied().chain(
+            sessions
+                .iter()
+                .filter(|session| session.turns.is_none())
+                .map(|session| session.owner.as_str()),
+        ) {
             writer.delete_term(Term::from_field_text(self.fields.owner, owner));
+        }
+        for session in sessions {
+            if let Some(turns) = &session.turns {
+                self.delete_turns(&writer, &session.owner, turns)?;
+            }
         }
         for session in sessions {
             for text in &session.texts {
@@ -242,6 +256,34 @@ impl SearchIndex {
                 .map_err(|error| self.failed(error))?;
         }
         self.commit(&mut writer)
+    }
+
+    /// Deletes the documents of the given turns of `owner`, and its marker.
+    fn delete_turns(
+        &self,
+        writer: &IndexWriter,
+        owner: &str,
+        turns: &[String],
+    ) -> Result<(), StoreError> {
+        let term = |field, value: &str| -> Box<dyn tantivy::query::Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, value),
+                IndexRecordOption::Basic,
+            ))
+        };
+        let mut which: Vec<(Occur, Box<dyn tantivy::query::Query>)> = turns
+            .iter()
+            .map(|turn| (Occur::Should, term(self.fields.turn, turn)))
+            .collect();
+        which.push((Occur::Should, term(self.fields.kind, MARKER_KIND)));
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, term(self.fields.owner, owner)),
+            (Occur::Must, Box::new(BooleanQuery::new(which))),
+        ]);
+        writer
+            .delete_query(Box::new(query))
+            .map_err(|error| self.failed(error))?;
+        Ok(())
     }
 
     /// Takes out the markers of the given owners (of every owner, for `None`), in one
@@ -305,6 +347,9 @@ impl SearchIndex {
         let mut document = TantivyDocument::default();
         document.add_text(fields.owner, owner);
         document.add_text(fields.session, &text.session_id);
+        if let Some(item) = &text.item {
+            document.add_text(fields.item, item);
+        }
         if let Some(turn) = &text.turn {
             document.add_text(fields.turn, turn);
         }

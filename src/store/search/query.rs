@@ -93,6 +93,8 @@ pub struct SearchHit {
     pub score: f32,
     /// The session's `SessionID` (empty for a memory item).
     pub session_id: String,
+    /// The memory item's IRI (none for a session's text).
+    pub item: Option<String>,
     /// The turn's IRI: joins the hit with the graph.
     pub turn: Option<String>,
     /// The turn's `TurnIndex`.
@@ -181,6 +183,7 @@ impl SearchIndex {
         Ok(SearchHit {
             score,
             session_id: text(fields.session).unwrap_or_default(),
+            item: text(fields.item),
             turn: text(fields.turn),
             turn_index: document
                 .get_first(fields.turn_index)

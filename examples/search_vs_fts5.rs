@@ -67,23 +67,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let indexed_dir = base.join("indexed");
     let sqlite_path = base.join("fts.sqlite");
     if kept.is_some() && indexed_dir.exists() {
-        // A store built by an earlier run (its index settled on open if that run was cut
-        // short): its queries alone, with the FTS5 table built first if it is missing.
-        println!("the corpus kept in {}", base.display());
-        let store = HistoryStore::open(&indexed_dir, &Default::default())?;
-        let texts = corpus_texts(&store)?;
-        if !sqlite_path.exists() {
-            // Built aside and moved in place: a run cut short leaves no half a table.
-            let part = base.join("fts.sqlite.part");
-            if part.exists() {
-                std::fs::remove_file(&part)?;
-            }
-            fill_fts(&Connection::open(&part)?, &texts)?;
-            std::fs::rename(&part, &sqlite_path)?;
-        }
-        let sqlite = Connection::open(&sqlite_path)?;
-        compare_queries(&store, &sqlite, &texts)?;
-        return relevance(&store, &sqlite, &texts);
+        return query_kept(&base);
     }
     std::fs::create_dir_all(&base)?;
 
@@ -132,6 +116,27 @@ fn main() -> Result<(), Box<dyn Error>> {
         megabytes(&sqlite_path)
     );
 
+    compare_queries(&store, &sqlite, &texts)?;
+    relevance(&store, &sqlite, &texts)
+}
+
+/// The queries of a store (and FTS5 table) built by an earlier run with `--keep`; its
+/// index settled on open if that run was cut short, and the FTS5 table built first if
+/// it is missing (aside, then moved in place: a run cut short leaves no half a table).
+fn query_kept(base: &Path) -> Result<(), Box<dyn Error>> {
+    println!("the corpus kept in {}", base.display());
+    let store = HistoryStore::open(&base.join("indexed"), &Default::default())?;
+    let texts = corpus_texts(&store)?;
+    let sqlite_path = base.join("fts.sqlite");
+    if !sqlite_path.exists() {
+        let part = base.join("fts.sqlite.part");
+        if part.exists() {
+            std::fs::remove_file(&part)?;
+        }
+        fill_fts(&Connection::open(&part)?, &texts)?;
+        std::fs::rename(&part, &sqlite_path)?;
+    }
+    let sqlite = Connection::open(&sqlite_path)?;
     compare_queries(&store, &sqlite, &texts)?;
     relevance(&store, &sqlite, &texts)
 }

@@ -44,9 +44,13 @@ pub(super) fn fill_values_row(
         }
         // Every row of the parameters is filled: a query may repeat it in each branch
         // of a UNION, where the values are needed before the join.
-        other => sub_patterns(other)
-            .into_iter()
-            .fold(false, |found, child| fill_values_row(child, row) || found),
+        other => {
+            let mut found = false;
+            for child in sub_patterns(other) {
+                found |= fill_values_row(child, row);
+            }
+            found
+        }
     }
 }
 
@@ -106,9 +110,13 @@ fn replace_limits(pattern: &mut GraphPattern, limit: usize) -> bool {
             replace_limits(inner, limit) || found
         }
         // Both sides of a join, not the first that has one.
-        other => sub_patterns(other)
-            .into_iter()
-            .fold(false, |found, child| replace_limits(child, limit) || found),
+        other => {
+            let mut found = false;
+            for child in sub_patterns(other) {
+                found |= replace_limits(child, limit);
+            }
+            found
+        }
     }
 }
 

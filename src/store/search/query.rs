@@ -16,6 +16,9 @@ use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, TantivyDocument, Term};
 
+/// A clause of a boolean query.
+type Clause = (Occur, Box<dyn Query>);
+
 /// The most hits one search gives.
 pub(super) const MAX_HITS: usize = 1000;
 
@@ -207,29 +210,7 @@ impl SearchIndex {
         if request.query.trim().is_empty() {
             return Err(invalid("nothing to search for".to_owned()));
         }
-        // Each language's field read alone (a text is in one field), so that a phrase's
-        // pairs lead its positions in the same field.
-        let mut pairs = self.phrase_pairs(&request.query);
-        let mut languages: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        for language in TextLanguage::ALL {
-            let slot = language_slot(language);
-            let mut parser =
-                QueryParser::for_index(&self.index, vec![self.fields.by_language[slot]]);
-            parser.set_conjunction_by_default();
-            parser.allow_regexes();
-            let text = prefixes_as_regexes(&request.query, &[language.code()]);
-            let words = parser
-                .parse_query(&text)
-                .map_err(|error| invalid(error.to_string()))?;
-            let words = match pairs.as_mut().and_then(|pairs| pairs[slot].take()) {
-                Some(pairs) => Box::new(BooleanQuery::new(vec![
-                    (Occur::Must, words),
-                    (Occur::Must, pairs),
-                ])),
-                None => words,
-            };
-            languages.push((Occur::Should, words));
-        }
+        let languages = self.words_by_language(&request.query, &invalid)?;
         let unfiltered = request.session.is_none()
             && request.role.is_none()
             && request.kinds.is_empty()
@@ -297,6 +278,38 @@ impl SearchIndex {
 }
 
 impl SearchIndex {
+    /// The search's words over each language's field, read alone (a text is in one
+    /// field), so that a phrase's pairs lead its positions in the same field: one
+    /// `Should` clause a language.
+    fn words_by_language(
+        &self,
+        query: &str,
+        invalid: &dyn Fn(String) -> StoreError,
+    ) -> Result<Vec<Clause>, StoreError> {
+        let mut pairs = self.phrase_pairs(query);
+        let mut languages: Vec<Clause> = Vec::new();
+        for language in TextLanguage::ALL {
+            let slot = language_slot(language);
+            let mut parser =
+                QueryParser::for_index(&self.index, vec![self.fields.by_language[slot]]);
+            parser.set_conjunction_by_default();
+            parser.allow_regexes();
+            let text = prefixes_as_regexes(query, &[language.code()]);
+            let words = parser
+                .parse_query(&text)
+                .map_err(|error| invalid(error.to_string()))?;
+            let words = match pairs.as_mut().and_then(|pairs| pairs[slot].take()) {
+                Some(pairs) => Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, words),
+                    (Occur::Must, pairs),
+                ])),
+                None => words,
+            };
+            languages.push((Occur::Should, words));
+        }
+        Ok(languages)
+    }
+
     /// What the search's phrases ask of each language's
     /// [`WordPairs`](super::analysis::WordPairs) field, in the order of
     /// [`TextLanguage::ALL`]: every pair of neighbouring words of each phrase, scoring

@@ -351,7 +351,9 @@ mod tests {
             let store = Embedded::open(&path).unwrap();
             store.change(&[], &[a.clone(), b.clone()]).unwrap();
             let before = store.writes();
-            store.change(&[a.clone()], &[c.clone()]).unwrap();
+            store
+                .change(std::slice::from_ref(&a), std::slice::from_ref(&c))
+                .unwrap();
             assert_ne!(store.writes(), before, "a change counts as a write");
             assert_eq!(held(&store), HashSet::from([b.clone(), c.clone()]));
             // Each index answers alike: by subject, by object, by graph.

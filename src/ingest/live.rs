@@ -1,7 +1,7 @@
 //! What a live receiver keeps of the sessions it wrote ([`LiveSessions`]), so that the
 //! next batch that adds to them need not read them back from the store: each session's
-//! kept spans, its turns and the quads its graphs hold, and the sessions looked for and
-//! not found. Reading 200 sessions back and reading their graphs again to write their
+//! turns (whose responses keep its spans) and the quads its graphs hold, and the sessions
+//! looked for and not found. Reading 200 sessions back and reading their graphs again to write their
 //! difference was most of a batch's time (`docs/performance.md`, "OpenTelemetry in").
 //!
 //! What is kept is true only while nothing else writes: it is kept against the store's
@@ -14,12 +14,12 @@
 
 use crate::model::Turn;
 use oxigraph::model::{NamedOrBlankNode, Quad, Term};
-use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// What `serve` keeps by default: 64 MiB, about a thousand sessions of ten model calls
-/// whose spans repeat the conversation.
-pub const DEFAULT_LIVE_BYTES: usize = 64 * 1024 * 1024;
+/// What `serve` keeps by default: 128 MiB by the estimate, about 300 sessions of ten
+/// model calls whose spans repeat the conversation (`examples/otlp_load.rs`: 200 such
+/// sessions grown a call at a time come to 80 MiB).
+pub const DEFAULT_LIVE_BYTES: usize = 128 * 1024 * 1024;
 
 /// How many sessions looked for and not found are kept at most, before they are all
 /// let go (each is an id, a few dozen bytes).
@@ -42,9 +42,8 @@ pub struct LiveSessions {
 /// One session as it was written.
 #[derive(Debug)]
 pub(super) struct LiveSession {
-    /// The spans and records each turn keeps (its response's `otlp`).
-    pub kept: Vec<Value>,
-    /// Its turns.
+    /// Its turns, whose responses keep the spans and records each was made from (under
+    /// `otlp`).
     pub turns: Vec<Turn>,
     /// What its graph and derived graph hold.
     pub held: HashSet<Quad>,
@@ -56,15 +55,10 @@ impl LiveSession {
     /// A session as written: its turns (whose responses keep the spans) and the quads
     /// its graphs hold.
     pub fn new(turns: Vec<Turn>, held: HashSet<Quad>) -> Self {
-        let kept = turns
-            .iter()
-            .filter_map(|turn| turn.response.get("otlp").cloned())
-            .collect();
-        // The spans are kept three times over (in `kept`, in the turns, in the quads'
-        // literals): the quads' text, three times, is near enough.
-        let bytes = 3 * held.iter().map(quad_bytes).sum::<usize>();
+        // The spans are kept twice over (in the turns, in the quads' literals): the
+        // quads' text, twice, is near enough.
+        let bytes = 2 * held.iter().map(quad_bytes).sum::<usize>();
         Self {
-            kept,
             turns,
             held,
             bytes,
@@ -129,6 +123,11 @@ impl LiveSessions {
         self.used.remove(&session.used);
         self.bytes -= session.bytes;
         Some(session)
+    }
+
+    /// Whether the session is kept.
+    pub(super) fn holds(&self, id: &str) -> bool {
+        self.sessions.contains_key(id)
     }
 
     /// Whether the session was looked for and not found since the last write of

@@ -23,12 +23,13 @@
 use super::live::{LiveSession, LiveSessions};
 use crate::import::otel::{Named, named, trace_session_id, without_traces};
 use crate::import::{Choice, ImportError, ImportEvent, ImportOptions, import_bytes, importer};
-use crate::model::Turn;
+use crate::model::{InteractionHistory, Turn};
 use crate::rdf::map_history;
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::Quad;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashSet};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// What receiving a batch did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -98,8 +99,9 @@ pub fn receive_live(
     let names = named(batch).map_err(ReceiveError::Refused)?;
     let (mut stored, forbidden) = stored_sessions(store, &names, live)?;
     let mut received = Received::default();
+    // The batch is taken as it is (not copied) unless spans are rejected.
     let batch = if forbidden.is_empty() {
-        batch.clone()
+        Cow::Borrowed(batch)
     } else {
         let (kept, rejected) = without_traces(batch, &forbidden.traces);
         received.rejected = Some(Rejected {
@@ -107,17 +109,18 @@ pub fn receive_live(
             logs: rejected.1,
             message: rejected_message(&forbidden),
         });
-        kept
+        Cow::Owned(kept)
     };
-    let mut lines = serde_json::to_vec(&batch)
+    let mut lines = serde_json::to_vec(batch.as_ref())
         .map_err(|e| ReceiveError::Refused(ImportError::file(e.to_string())))?;
-    for kept in stored.iter().flat_map(|known| &known.kept) {
+    for kept in stored.iter().flat_map(|known| kept_spans(&known.turns)) {
         lines.push(b'\n');
-        lines.extend(serde_json::to_vec(kept).unwrap_or_default());
+        // Writing to a Vec cannot fail, nor can serialising a JSON value.
+        let _ = serde_json::to_writer(&mut lines, kept);
     }
     let converted = convert(lines, options)?;
     let made: BTreeSet<String> = converted.iter().map(|c| c.session_id.clone()).collect();
-    let (mut graphs, mut held, mut turns) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut changed, mut held) = (Vec::new(), Vec::new());
     for session in converted {
         // The document's metadata names the bytes converted, which differ with every
         // batch: a session is unchanged when its turns are.
@@ -133,17 +136,19 @@ pub fn receive_live(
                 received.unchanged.push(session.session_id);
             }
             known => {
-                graphs.push(map_history(&session.history, store.scheme()));
                 held.push(known.and_then(|known| known.held.take()));
-                turns.push(session.history.turns);
                 received.written.push(session.session_id);
+                changed.push(session.history);
             }
         }
     }
-    // Every session the batch changed, in one commit.
+    // Mapped side by side, and every session the batch changed written in one commit.
+    let graphs = store.side_by_side(&changed, |store, history| {
+        map_history(history, store.scheme())
+    });
     let now = store.replace_sessions_held(&graphs, held)?;
-    for ((graph, turns), now) in graphs.into_iter().zip(turns).zip(now) {
-        live.put(graph.session_id, LiveSession::new(turns, now));
+    for ((graph, history), now) in graphs.into_iter().zip(changed).zip(now) {
+        live.put(graph.session_id, LiveSession::new(history.turns, now));
     }
     for known in &stored {
         if !made.contains(&known.id) {
@@ -222,11 +227,16 @@ impl Forbidden {
     }
 }
 
-/// A stored session the batch adds to: what it keeps of its spans (one OTLP JSON object
-/// per turn), its turns, and what its graphs hold when the receiver kept it.
+/// What a session's turns keep of its spans and records: one OTLP JSON object per turn,
+/// under its response's `otlp`.
+fn kept_spans(turns: &[Turn]) -> impl Iterator<Item = &Value> {
+    turns.iter().filter_map(|turn| turn.response.get("otlp"))
+}
+
+/// A stored session the batch adds to: its turns (which keep its spans) and what its
+/// graphs hold when the receiver kept it.
 struct Stored {
     id: String,
-    kept: Vec<Value>,
     turns: Vec<Turn>,
     held: Option<HashSet<Quad>>,
 }
@@ -242,12 +252,15 @@ fn stored_sessions(
     for conversation in &names.conversations {
         candidates.insert((conversation.clone(), None));
     }
-    for trace in &names.traces {
+    let traces: Vec<&String> = names.traces.iter().collect();
+    let of_traces = store.side_by_side(&traces, |store, trace| store.sessions_of_trace(trace));
+    for (trace, sessions) in traces.into_iter().zip(of_traces) {
         candidates.insert((trace_session_id(trace), Some(trace.clone())));
-        for session in store.sessions_of_trace(trace)? {
+        for session in sessions? {
             candidates.insert((session, Some(trace.clone())));
         }
     }
+    let mut read = read_back(store, &candidates, live)?;
     let mut stored: Vec<Stored> = Vec::new();
     let mut forbidden = Forbidden::default();
     for (id, trace) in candidates {
@@ -257,26 +270,16 @@ fn stored_sessions(
         if let Some(kept) = live.take(&id) {
             stored.push(Stored {
                 id,
-                kept: kept.kept,
                 turns: kept.turns,
                 held: Some(kept.held),
             });
             continue;
         }
-        let history = match store.history(&id) {
-            Ok(history) => history,
-            Err(StoreError::UnknownSession { .. }) => {
-                live.absent(&id);
-                continue;
-            }
-            Err(other) => return Err(other),
+        let Some(history) = read.remove(&id) else {
+            live.absent(&id);
+            continue;
         };
-        let kept: Vec<Value> = history
-            .turns
-            .iter()
-            .filter_map(|turn| turn.response.get("otlp").cloned())
-            .collect();
-        if kept.is_empty() {
+        if kept_spans(&history.turns).next().is_none() {
             forbidden.traces.extend(trace);
             forbidden.traces.extend(
                 names
@@ -289,11 +292,38 @@ fn stored_sessions(
         } else {
             stored.push(Stored {
                 id,
-                kept,
                 turns: history.turns,
                 held: None,
             });
         }
     }
     Ok((stored, forbidden))
+}
+
+/// The stored sessions among the candidates that `live` does not keep, read side by side
+/// (a read is mostly waiting on RocksDB's blocks): those found, by id.
+fn read_back(
+    store: &HistoryStore,
+    candidates: &BTreeSet<(String, Option<String>)>,
+    live: &LiveSessions,
+) -> Result<HashMap<String, InteractionHistory>, StoreError> {
+    let ids: Vec<&String> = candidates
+        .iter()
+        .map(|(id, _)| id)
+        .filter(|id| !live.is_absent(id) && !live.holds(id))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let histories = store.side_by_side(&ids, |store, id| store.history(id));
+    let mut read = HashMap::new();
+    for (id, history) in ids.into_iter().zip(histories) {
+        match history {
+            Ok(history) => {
+                read.insert(id.clone(), history);
+            }
+            Err(StoreError::UnknownSession { .. }) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(read)
 }

@@ -204,9 +204,9 @@ impl HistoryStore {
         let old: HashSet<Quad> = self.record_quads(&graphs)?.into_iter().collect();
         let taken_at = DateTime::now().to_string();
         let store = self.scheme.fingerprints_graph();
-        let records = sessions
-            .iter()
-            .map(|session| {
+        // The fingerprints (each a hash of its session's every quad) side by side.
+        let records = self
+            .side_by_side(sessions, |_, session| {
                 let print = written(session)?;
                 Ok(record(
                     &session.session_id,
@@ -215,6 +215,7 @@ impl HistoryStore {
                     &taken_at,
                 ))
             })
+            .into_iter()
             .collect::<Result<Vec<_>, StoreError>>()?;
         let new: HashSet<Quad> = records
             .iter()

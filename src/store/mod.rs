@@ -301,31 +301,36 @@ impl HistoryStore {
     ) -> Result<Vec<HashSet<Quad>>, StoreError> {
         let (mut removed, mut added) = (Vec::new(), Vec::new());
         let mut now = Vec::with_capacity(sessions.len());
-        // Per session, the turns whose texts changed, when what it held is known: the
-        // index is given those alone (`None`: the whole session).
-        let mut changed = Vec::with_capacity(sessions.len());
-        for (session, held) in sessions.iter().zip(held) {
-            let (graphs, quads) = self.session_and_derived(session);
+        // Each session's difference is found side by side (hashing every quad of the
+        // sessions is most of it); the read of a graph not held, too.
+        let pairs: Vec<_> = sessions.iter().zip(held).collect();
+        let differences = self.side_by_side(&pairs, |store, (session, held)| {
+            let (graphs, quads) = store.session_and_derived(session);
             let known = held.is_some();
+            let read;
             let held = match held {
                 Some(held) => held,
-                None => self.graphs_quads(&graphs)?,
+                None => {
+                    read = store.graphs_quads(&graphs)?;
+                    &read
+                }
             };
             let wanted: HashSet<Quad> = quads.into_iter().collect();
-            let (lost, gained) = (removed.len(), added.len());
-            removed.extend(held.difference(&wanted).cloned());
-            added.extend(wanted.difference(&held).cloned());
-            changed.push(
-                known
-                    .then(|| {
-                        search::changed_turns(
-                            held.iter(),
-                            wanted.iter(),
-                            removed[lost..].iter().chain(&added[gained..]),
-                        )
-                    })
-                    .flatten(),
-            );
+            let gone: Vec<Quad> = held.difference(&wanted).cloned().collect();
+            let new: Vec<Quad> = wanted.difference(held).cloned().collect();
+            // The turns whose texts changed, when what the session held is known: the
+            // index is given those alone (`None`: the whole session).
+            let turns = known
+                .then(|| search::changed_turns(held.iter(), wanted.iter(), gone.iter().chain(&new)))
+                .flatten();
+            Ok::<_, StoreError>((gone, new, wanted, turns))
+        });
+        let mut changed = Vec::with_capacity(sessions.len());
+        for difference in differences {
+            let (gone, new, wanted, turns) = difference?;
+            removed.extend(gone);
+            added.extend(new);
+            changed.push(turns);
             now.push(wanted);
         }
         if sessions.is_empty() {

@@ -688,9 +688,7 @@ impl HistoryStore {
         union_default_graph: bool,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
-        if self.index()?.is_some() {
-            self.search_service().inline(&mut query)?;
-        }
+        self.inline_searches(&mut query)?;
         match cancel {
             Some(token) => self
                 .backend
@@ -784,11 +782,19 @@ impl HistoryStore {
         mut query: Query,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
-        if self.index()?.is_some() {
-            self.search_service().inline(&mut query)?;
-        }
+        self.inline_searches(&mut query)?;
         self.backend
             .select_whole(query, &PageOrder::AsWritten, cancel)
+    }
+
+    /// Runs the query's searches and puts their hits in their place (see
+    /// [`SearchService::inline`]), on a store with a full-text index; on one without,
+    /// the backend answers them or refuses them itself.
+    fn inline_searches(&self, query: &mut Query) -> Result<(), StoreError> {
+        if self.index()?.is_some() {
+            self.search_service().inline(query)?;
+        }
+        Ok(())
     }
 }
 

@@ -80,13 +80,23 @@ struct Fields {
     pairs_by_language: [Field; 6],
 }
 
+/// The documents whose `field` holds the term `value`, taken as it is (not analyzed): a
+/// whole value (session, kind, owner, turn) or a word pair already cut.
+fn whole_value(field: Field, value: &str) -> Box<dyn tantivy::query::Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, value),
+        IndexRecordOption::Basic,
+    ))
+}
+
 /// The full-text index of a store (see the module's text).
 pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
     writer: Mutex<IndexWriter>,
-    /// Each language's analyzer, in the order of [`TextLanguage::ALL`]: a text is
-    /// analyzed once, here, for its words and their pairs.
+    /// Each language's analyzer, in the order of [`TextLanguage::ALL`]: a search's
+    /// phrases are cut into their word pairs with it (texts are analyzed by tantivy, with
+    /// the analyzers registered under the same names).
     analyzers: [TextAnalyzer; 6],
     fields: Fields,
     location: String,
@@ -265,19 +275,13 @@ impl SearchIndex {
         owner: &str,
         turns: &[String],
     ) -> Result<(), StoreError> {
-        let term = |field, value: &str| -> Box<dyn tantivy::query::Query> {
-            Box::new(TermQuery::new(
-                Term::from_field_text(field, value),
-                IndexRecordOption::Basic,
-            ))
-        };
         let mut which: Vec<(Occur, Box<dyn tantivy::query::Query>)> = turns
             .iter()
-            .map(|turn| (Occur::Should, term(self.fields.turn, turn)))
+            .map(|turn| (Occur::Should, whole_value(self.fields.turn, turn)))
             .collect();
-        which.push((Occur::Should, term(self.fields.kind, MARKER_KIND)));
+        which.push((Occur::Should, whole_value(self.fields.kind, MARKER_KIND)));
         let query = BooleanQuery::new(vec![
-            (Occur::Must, term(self.fields.owner, owner)),
+            (Occur::Must, whole_value(self.fields.owner, owner)),
             (Occur::Must, Box::new(BooleanQuery::new(which))),
         ]);
         writer
@@ -290,12 +294,7 @@ impl SearchIndex {
     /// commit: until they are indexed again, the index says it does not hold them.
     pub fn forget_markers(&self, owners: Option<&[&str]>) -> Result<(), StoreError> {
         let mut writer = self.lock_writer();
-        let marker = || -> Box<dyn tantivy::query::Query> {
-            Box::new(TermQuery::new(
-                Term::from_field_text(self.fields.kind, MARKER_KIND),
-                IndexRecordOption::Basic,
-            ))
-        };
+        let marker = || whole_value(self.fields.kind, MARKER_KIND);
         match owners {
             None => {
                 writer
@@ -304,12 +303,10 @@ impl SearchIndex {
             }
             Some(owners) => {
                 for owner in owners {
-                    let owned: Box<dyn tantivy::query::Query> = Box::new(TermQuery::new(
-                        Term::from_field_text(self.fields.owner, owner),
-                        IndexRecordOption::Basic,
-                    ));
-                    let query =
-                        BooleanQuery::new(vec![(Occur::Must, marker()), (Occur::Must, owned)]);
+                    let query = BooleanQuery::new(vec![
+                        (Occur::Must, marker()),
+                        (Occur::Must, whole_value(self.fields.owner, owner)),
+                    ]);
                     writer
                         .delete_query(Box::new(query))
                         .map_err(|error| self.failed(error))?;
@@ -381,12 +378,9 @@ impl SearchIndex {
     /// indexed at.
     pub fn indexed(&self) -> Result<HashMap<String, String>, StoreError> {
         let searcher = self.reader.searcher();
-        let markers = TermQuery::new(
-            Term::from_field_text(self.fields.kind, MARKER_KIND),
-            IndexRecordOption::Basic,
-        );
+        let markers = whole_value(self.fields.kind, MARKER_KIND);
         let addresses = searcher
-            .search(&markers, &DocSetCollector)
+            .search(&*markers, &DocSetCollector)
             .map_err(|error| self.failed(error))?;
         let mut indexed = HashMap::new();
         for address in addresses {

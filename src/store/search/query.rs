@@ -5,14 +5,12 @@
 
 use super::analysis::{TextLanguage, analyzed, word_pairs};
 use super::documents::{SearchKind, epoch_millis};
-use super::{MARKER_KIND, SearchIndex, language_slot};
+use super::{MARKER_KIND, SearchIndex, language_slot, whole_value};
 use crate::store::StoreError;
 use std::ops::Bound;
 use tantivy::collector::TopDocs;
-use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, RangeQuery, TermQuery,
-};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, RangeQuery};
+use tantivy::schema::Value;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, TantivyDocument, Term};
 
@@ -226,13 +224,7 @@ impl SearchIndex {
             vec![(Occur::Must, Box::new(BooleanQuery::new(languages)))];
         // Filters score nothing: the rank is the words' alone, whatever narrows it.
         let term = |field, value: &str| -> Box<dyn Query> {
-            Box::new(ConstScoreQuery::new(
-                Box::new(TermQuery::new(
-                    Term::from_field_text(field, value),
-                    IndexRecordOption::Basic,
-                )),
-                0.0,
-            ))
+            Box::new(ConstScoreQuery::new(whole_value(field, value), 0.0))
         };
         if let Some(session) = &request.session {
             clauses.push((Occur::Must, term(self.fields.session, session)));
@@ -338,13 +330,7 @@ impl SearchIndex {
                     return None;
                 }
                 for pair in pairs {
-                    terms.push((
-                        Occur::Must,
-                        Box::new(TermQuery::new(
-                            Term::from_field_text(field, &pair.text),
-                            IndexRecordOption::Basic,
-                        )),
-                    ));
+                    terms.push((Occur::Must, whole_value(field, &pair.text)));
                 }
             }
             if terms.is_empty() {

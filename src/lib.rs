@@ -19,6 +19,7 @@ pub mod payload;
 pub mod query;
 pub mod rdf;
 pub mod read;
+pub mod reason;
 pub mod report;
 #[cfg(feature = "serve")]
 pub mod serve;

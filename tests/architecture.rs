@@ -17,7 +17,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("import", &["model", "read", "check", "payload"]),
     ("rdf", &["model", "payload"]),
     ("query", &["rdf"]),
-    ("store", &["model", "rdf", "query"]),
+    ("reason", &["rdf"]),
+    ("store", &["model", "rdf", "query", "reason"]),
     (
         "ingest",
         &["model", "read", "check", "import", "rdf", "store"],

@@ -182,6 +182,13 @@ terms!(
     /// Conversation -> the JSON digest of its newest turns, as `recent-turns` gives them:
     /// derived data, kept in the session's derived graph, never in its session graph.
     RECENT_TURNS = "recentTurns",
+    /// A graph of the inferred store -> the digest of the fingerprint record of the
+    /// session it was reasoned from (store/inference.rs).
+    REASONED_FROM = "reasonedFrom",
+    /// Conversation -> a tool one of its turns invoked (inferred, by a property chain).
+    USED_TOOL = "usedTool",
+    /// Conversation -> a PROV agent one of its turns was associated with (inferred).
+    INVOLVED_AGENT = "involvedAgent",
     /// Branch conversation -> the conversation it branches off (a sub-property of
     /// `prov:wasDerivedFrom`).
     BRANCH_OF = "branchOf",

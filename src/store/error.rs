@@ -139,6 +139,31 @@ pub enum StoreError {
         /// Where the store is.
         location: String,
     },
+    /// Reasoning was asked of a store that cannot keep it in step (a server).
+    #[error(
+        "{location} cannot reason: reasoning is kept in step on a store ihigraph keeps (a store directory or one in memory)"
+    )]
+    NoReasoning {
+        /// Where the store is.
+        location: String,
+    },
+    /// A query asked for inferred statements of a store that does not reason.
+    #[error(
+        "{location} does not reason, so it has no inferred statements: turn reasoning on first (`ihigraph reasoning on`)"
+    )]
+    NotReasoning {
+        /// Where the store is.
+        location: String,
+    },
+    /// The inferred store's directory could not be made or removed.
+    #[error("cannot change the inferred store in {path}")]
+    Inferred {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
 }
 
 /// The settings of a store's IRI scheme, fixed when the store is created.

@@ -8,7 +8,7 @@
 //! fingerprint covers another.
 
 use super::backend::GraphLoader;
-use super::search::IndexedSession;
+use super::indexing::Derived;
 use super::{HistoryStore, StoreError, data_block, replace_data};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{FINGERPRINT_ALGORITHM, Fingerprint, Manifest, SessionGraph, fingerprint};
@@ -143,9 +143,9 @@ impl HistoryStore {
         &self,
         loader: &mut dyn GraphLoader,
         sessions: Vec<SessionGraph>,
-    ) -> Result<Vec<IndexedSession>, StoreError> {
+    ) -> Result<Derived, StoreError> {
         if sessions.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Derived::default());
         }
         self.clear_stale_derived(&sessions)?;
         if !self.backend.capabilities().verbatim {
@@ -163,7 +163,9 @@ impl HistoryStore {
                 .collect();
             self.backend.add_graphs(graphs)?;
             // No index on such a backend: nothing to index.
-            return self.record_fingerprints(&written).map(|_| Vec::new());
+            return self
+                .record_fingerprints(&written)
+                .map(|_| Derived::default());
         }
         let graphs: Vec<&NamedNode> = sessions.iter().map(|session| &session.graph).collect();
         let stale = self.record_quads(&graphs)?;
@@ -173,7 +175,7 @@ impl HistoryStore {
         let taken_at = DateTime::now().to_string();
         let store = self.scheme.fingerprints_graph();
         let mut records = Vec::new();
-        let mut indexed = Vec::new();
+        let mut derived = Derived::default();
         for session in &sessions {
             let record = record(
                 &session.session_id,
@@ -182,7 +184,10 @@ impl HistoryStore {
                 &taken_at,
             );
             records.extend(record_quads(&record, &store));
-            indexed.extend(self.indexed_session(session, &record));
+            derived.add(
+                self.indexed_session(session, &record),
+                self.reasoned_session(session, &record),
+            );
             // Its digest goes in with it, in the same step.
             records.extend(self.derived_quads(session));
         }
@@ -190,7 +195,7 @@ impl HistoryStore {
             sessions.into_iter().map(|session| session.quads).collect();
         graphs.push(records);
         loader.add_graphs(graphs)?;
-        Ok(indexed)
+        Ok(derived)
     }
 
     /// The records of sessions about to be written on a backend that gives back what it

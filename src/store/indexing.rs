@@ -8,6 +8,7 @@
 //! or dropped. Only a store ihigraph keeps alone has an index
 //! ([`Capabilities::exclusive`](super::Capabilities)).
 
+use super::inference::ReasonedGraph;
 use super::search::{
     HitColumn, IndexedSession, SearchHit, SearchIndex, SearchRequest, SearchService, memory_texts,
     session_texts, turn_texts,
@@ -35,6 +36,31 @@ pub const SEARCH_COLUMNS: [&str; 9] = [
 
 /// How many sessions are indexed again per commit when the index is settled or rebuilt.
 const REINDEX_BATCH: usize = 500;
+
+/// What the sessions a commit stored give the full-text index and the inferred store
+/// (`inference.rs`), written together on the index's thread.
+#[derive(Debug, Default)]
+pub(super) struct Derived {
+    pub(super) indexed: Vec<IndexedSession>,
+    pub(super) reasoned: Vec<ReasonedGraph>,
+}
+
+impl Derived {
+    /// What one written session gives (nothing, where the store has neither).
+    pub(super) fn add(&mut self, indexed: Option<IndexedSession>, reasoned: Option<ReasonedGraph>) {
+        self.indexed.extend(indexed);
+        self.reasoned.extend(reasoned);
+    }
+
+    pub(super) fn append(&mut self, other: Derived) {
+        self.indexed.extend(other.indexed);
+        self.reasoned.extend(other.reasoned);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.indexed.is_empty() && self.reasoned.is_empty()
+    }
+}
 
 /// The index's write of the sessions a commit stored, running beside the store's next
 /// work (an ingest maps and loads its next batch meanwhile), and what became of the one
@@ -238,18 +264,20 @@ impl HistoryStore {
     }
 
     /// The memory graph's digest, as the index records it.
-    fn memory_digest(&self) -> Result<String, StoreError> {
+    pub(super) fn memory_digest(&self) -> Result<String, StoreError> {
         let quads = self.session_quads(self.scheme.memory_graph().as_ref())?;
         memory_digest_of(&quads)
     }
 
-    /// Indexes sessions just written, given with the records the store took of them.
-    /// The index's commit runs on a thread of its own, beside what the caller does next
-    /// (see [`Pending`]); the one before it is waited for first.
-    pub(super) fn index_written(&self, sessions: Vec<IndexedSession>) -> Result<(), StoreError> {
-        let Some(index) = self.search.clone() else {
+    /// Indexes sessions just written, and reasons about them, given with the records
+    /// the store took of them. Both commits run on a thread of their own, beside what the
+    /// caller does next (see [`Pending`]); the one before is waited for first.
+    pub(super) fn index_written(&self, derived: Derived) -> Result<(), StoreError> {
+        let index = self.search.clone();
+        let inference = self.inference.clone();
+        if index.is_none() && inference.is_none() {
             return Ok(());
-        };
+        }
         // Held from the wait to the start of the next write: two writers of one store
         // index in the order they took it.
         let mut pending = self.pending();
@@ -257,12 +285,20 @@ impl HistoryStore {
         if let Some(error) = pending.failed.take() {
             return Err(error);
         }
-        if sessions.is_empty() {
+        if derived.is_empty() {
             return Ok(());
         }
         let write = std::thread::Builder::new()
             .name("ihigraph-index".to_owned())
-            .spawn(move || index.replace(&sessions, &[]))
+            .spawn(move || {
+                if let Some(index) = index {
+                    index.replace(&derived.indexed, &[])?;
+                }
+                match inference {
+                    Some(inference) => inference.write(&derived.reasoned),
+                    None => Ok(()),
+                }
+            })
             .map_err(|error| StoreError::SearchIndex {
                 location: self.location(),
                 source: error.into(),
@@ -276,10 +312,14 @@ impl HistoryStore {
         &self,
         written: impl Iterator<Item = (&'a crate::rdf::SessionGraph, &'a FingerprintRecord)>,
     ) -> Result<(), StoreError> {
-        let indexed = written
-            .filter_map(|(session, record)| self.indexed_session(session, record))
-            .collect();
-        self.index_written(indexed)
+        let mut derived = Derived::default();
+        for (session, record) in written {
+            derived.add(
+                self.indexed_session(session, record),
+                self.reasoned_session(session, record),
+            );
+        }
+        self.index_written(derived)
     }
 
     /// What the index is to hold of a session written with `record`.
@@ -314,7 +354,11 @@ impl HistoryStore {
     }
 
     /// Drops sessions from the index.
+    /// Drops sessions from the index and the inferred store.
     pub(super) fn unindex(&self, graphs: &[&NamedNode]) -> Result<(), StoreError> {
+        if let Some(inference) = self.inference()? {
+            inference.drop_graphs(graphs)?;
+        }
         let Some(index) = self.index()? else {
             return Ok(());
         };
@@ -322,12 +366,24 @@ impl HistoryStore {
         index.replace(&[], &owners)
     }
 
-    /// Empties the index (every session deleted).
+    /// Empties the index and the inferred store of sessions (every session deleted),
+    /// and reasons about the emptied memory graph.
     pub(super) fn unindex_all(&self) -> Result<(), StoreError> {
+        if let Some(inference) = self.inference()? {
+            inference.clear()?;
+            self.settle_inference()?;
+        }
         match self.index()? {
             Some(index) => index.clear(),
             None => Ok(()),
         }
+    }
+
+    /// The inferred store, once the write in progress is done (see
+    /// [`index`](Self::index)).
+    pub(super) fn inference(&self) -> Result<Option<&super::inference::Inference>, StoreError> {
+        self.wait_for_index()?;
+        Ok(self.inference.as_ref())
     }
 
     /// Before an update that may change `touched` (every graph, for `None`): takes their
@@ -337,12 +393,19 @@ impl HistoryStore {
         &self,
         touched: Option<BTreeSet<NamedNode>>,
     ) -> Result<Option<Vec<NamedNode>>, StoreError> {
-        let Some(index) = self.index()? else {
+        let index = self.index()?.cloned();
+        let inference = self.inference()?;
+        if index.is_none() && inference.is_none() {
             return Ok(Some(Vec::new()));
-        };
+        }
         let memory = self.scheme.memory_graph();
         let Some(touched) = touched else {
-            index.forget_markers(None)?;
+            if let Some(index) = index {
+                index.forget_markers(None)?;
+            }
+            if let Some(inference) = inference {
+                inference.forget_marks(None)?;
+            }
             return Ok(None);
         };
         let owners: Vec<NamedNode> = touched
@@ -350,8 +413,13 @@ impl HistoryStore {
             .filter(|graph| *graph == memory || self.scheme.derived_graph_of(graph).is_some())
             .collect();
         if !owners.is_empty() {
-            let names: Vec<&str> = owners.iter().map(NamedNode::as_str).collect();
-            index.forget_markers(Some(&names))?;
+            if let Some(index) = index {
+                let names: Vec<&str> = owners.iter().map(NamedNode::as_str).collect();
+                index.forget_markers(Some(&names))?;
+            }
+            if let Some(inference) = inference {
+                inference.forget_marks(Some(&owners))?;
+            }
         }
         Ok(Some(owners))
     }
@@ -359,7 +427,10 @@ impl HistoryStore {
     /// After an update: indexes again what [`Self::before_update`] said it may change.
     pub(super) fn after_update(&self, touched: Option<Vec<NamedNode>>) -> Result<(), StoreError> {
         match touched {
-            None => self.settle_search_index(),
+            None => {
+                self.settle_search_index()?;
+                self.settle_inference().map(|_| ())
+            }
             Some(graphs) => {
                 let memory = self.scheme.memory_graph();
                 let sessions: Vec<NamedNode> = graphs
@@ -367,7 +438,9 @@ impl HistoryStore {
                     .filter(|graph| **graph != memory)
                     .cloned()
                     .collect();
-                self.index_from_store(&sessions, sessions.len() < graphs.len())
+                let memory = sessions.len() < graphs.len();
+                self.index_from_store(&sessions, memory)?;
+                self.reason_from_store(&sessions, memory)
             }
         }
     }

@@ -11,6 +11,7 @@ mod error;
 mod export;
 mod fingerprints;
 mod indexing;
+mod inference;
 mod parallel;
 mod remote;
 mod search;
@@ -23,6 +24,7 @@ pub use error::{SchemeSetting, StoreError, error_chain};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
 pub use indexing::SEARCH_COLUMNS;
+pub use inference::INFERRED_DIRECTORY;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use search::{
     CjkBigrams, HitColumn, IndexedSession, SEARCH_SERVICE, SearchHit, SearchIndex, SearchKind,
@@ -99,6 +101,9 @@ pub struct HistoryStore {
     /// the store's next work, and a failure of the one before it not yet reported
     /// (`indexing.rs`).
     indexing: std::sync::Mutex<indexing::Pending>,
+    /// What the ontologies entail about each session, kept in step by the store
+    /// (`inference.rs`): in `STORE_DIR/inferred/` when the store reasons.
+    inference: Option<inference::Inference>,
 }
 
 impl Drop for HistoryStore {
@@ -123,7 +128,70 @@ impl HistoryStore {
     /// ```
     pub fn open(path: &Path, request: &SchemeRequest) -> Result<Self, StoreError> {
         let store = Self::with_backend(Embedded::open(path)?, request)?;
-        store.with_search_index(SearchIndex::open(&path.join(SEARCH_DIRECTORY))?)
+        let store = store.with_search_index(SearchIndex::open(&path.join(SEARCH_DIRECTORY))?)?;
+        let inferred = path.join(INFERRED_DIRECTORY);
+        if inferred.is_dir() {
+            store.with_inference(inference::Inference::open(&inferred)?)
+        } else {
+            Ok(store)
+        }
+    }
+
+    /// Turns reasoning on or off for the embedded on-disk store in `path` (see
+    /// [`crate::reason`]): on, every session is reasoned about now, and every write
+    /// keeps what it entails in step from then on; off, the inferred store is removed.
+    /// Returns the store, open. The store must not be open elsewhere (it is locked while
+    /// this runs, so the inferred store is never removed under another process).
+    pub fn set_reasoning(
+        path: &Path,
+        request: &SchemeRequest,
+        on: bool,
+    ) -> Result<Self, StoreError> {
+        let inferred = path.join(INFERRED_DIRECTORY);
+        if on {
+            let store = Self::open(path, request)?;
+            if store.inference.is_some() {
+                return Ok(store);
+            }
+            std::fs::create_dir_all(&inferred).map_err(|source| StoreError::Inferred {
+                path: inferred.clone(),
+                source,
+            })?;
+            store.with_inference(inference::Inference::open(&inferred)?)
+        } else {
+            let mut store = Self::open(path, request)?;
+            store.wait_for_index()?;
+            store.inference = None;
+            if inferred.is_dir() {
+                std::fs::remove_dir_all(&inferred).map_err(|source| StoreError::Inferred {
+                    path: inferred.clone(),
+                    source,
+                })?;
+            }
+            Ok(store)
+        }
+    }
+
+    /// This store, reasoning in memory (for a store in memory, as tests and programs
+    /// keep one; an on-disk store turns it on with [`set_reasoning`](Self::set_reasoning)).
+    pub fn reasoning_in_memory(self) -> Result<Self, StoreError> {
+        if self.inference.is_some() {
+            return Ok(self);
+        }
+        self.with_inference(inference::Inference::in_memory()?)
+    }
+
+    /// The store with its inferred store, brought in line with it: only for a backend
+    /// only ihigraph writes.
+    fn with_inference(mut self, inference: inference::Inference) -> Result<Self, StoreError> {
+        if !self.backend.capabilities().exclusive {
+            return Err(StoreError::NoReasoning {
+                location: self.location(),
+            });
+        }
+        self.inference = Some(inference);
+        self.settle_inference()?;
+        Ok(self)
     }
 
     /// A new embedded store in memory.
@@ -171,6 +239,7 @@ impl HistoryStore {
             scheme,
             search: None,
             indexing: std::sync::Mutex::default(),
+            inference: None,
         })
     }
 
@@ -361,13 +430,14 @@ impl HistoryStore {
             self.backend.change(&removed, &added)?;
             self.record_written(&sessions.iter().collect::<Vec<_>>())?
         };
-        let indexed = sessions
-            .iter()
-            .zip(&records)
-            .zip(turns)
-            .filter_map(|((session, record), turns)| self.indexed_turns(session, record, turns))
-            .collect();
-        self.index_written(indexed)
+        let mut derived = indexing::Derived::default();
+        for ((session, record), turns) in sessions.iter().zip(&records).zip(turns) {
+            derived.add(
+                self.indexed_turns(session, record, turns),
+                self.reasoned_session(session, record),
+            );
+        }
+        self.index_written(derived)
     }
 
     /// What graphs hold, together.
@@ -666,20 +736,54 @@ impl HistoryStore {
         sparql: &str,
         options: &QueryOptions,
     ) -> Result<QueryResults<'static>, StoreError> {
-        check_nesting(sparql, MAX_NESTING)?;
-        let mut query = SparqlParser::new()
-            .parse_query(sparql)
-            .map_err(|error| update_or_syntax(sparql, error))?;
-        if !options.default_graphs.is_empty() || !options.named_graphs.is_empty() {
-            set_dataset(
-                &mut query,
-                QueryDataset {
-                    default: options.default_graphs.clone(),
-                    named: Some(options.named_graphs.clone()),
-                },
-            );
-        }
+        let query = parse_query(sparql, options)?;
         self.evaluate(query, true, options.cancel.as_ref())
+    }
+
+    /// [`query_with`](Self::query_with) over the sessions as a reasoner sees them: each
+    /// session graph with what the ontologies entail about it, in the same graph (see
+    /// [`crate::reason`]); the memory graph and the ontologies likewise. An error on a
+    /// store that does not reason.
+    pub fn query_inferred(
+        &self,
+        sparql: &str,
+        options: &QueryOptions,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let mut query = parse_query(sparql, options)?;
+        let backend = self.inferred_backend()?;
+        self.inline_searches(&mut query)?;
+        match options.cancel.as_ref() {
+            Some(token) => backend.query_cancellable(query, true, token),
+            None => backend.query(query, true),
+        }
+    }
+
+    /// [`run`](Self::run) over the sessions as a reasoner sees them (see
+    /// [`query_inferred`](Self::query_inferred)).
+    pub fn run_inferred(
+        &self,
+        query: &CannedQuery,
+        arguments: &Arguments,
+    ) -> Result<QueryResults<'static>, StoreError> {
+        let backend = self.inferred_backend()?;
+        let query = if *query == SEARCH && self.search.is_none() {
+            &SEARCH_SCAN
+        } else {
+            query
+        };
+        let mut query = query.bind(arguments, &self.scheme)?;
+        self.inline_searches(&mut query)?;
+        backend.select_whole(query, &PageOrder::AsWritten, None)
+    }
+
+    /// The inferred store's backend, once it holds every session committed.
+    fn inferred_backend(&self) -> Result<&Embedded, StoreError> {
+        match self.inference()? {
+            Some(inference) => Ok(inference.backend()),
+            None => Err(StoreError::NotReasoning {
+                location: self.location(),
+            }),
+        }
     }
 
     fn evaluate(
@@ -902,6 +1006,25 @@ impl std::fmt::Debug for HistoryStore {
             .field("scheme", &self.scheme)
             .finish_non_exhaustive()
     }
+}
+
+/// A client's SPARQL query, its nesting bounded before it is parsed, with the
+/// dataset the options give.
+fn parse_query(sparql: &str, options: &QueryOptions) -> Result<Query, StoreError> {
+    check_nesting(sparql, MAX_NESTING)?;
+    let mut query = SparqlParser::new()
+        .parse_query(sparql)
+        .map_err(|error| update_or_syntax(sparql, error))?;
+    if !options.default_graphs.is_empty() || !options.named_graphs.is_empty() {
+        set_dataset(
+            &mut query,
+            QueryDataset {
+                default: options.default_graphs.clone(),
+                named: Some(options.named_graphs.clone()),
+            },
+        );
+    }
+    Ok(query)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! loader, made visible together at a commit; stored ones replaced or kept one by one.
 
 use super::backend::GraphLoader;
-use super::search::IndexedSession;
+use super::indexing::Derived;
 use super::{HistoryStore, StoreError, WriteOutcome};
 use crate::rdf::SessionGraph;
 use oxigraph::model::NamedNode;
@@ -52,7 +52,7 @@ pub struct SessionWriter<'a> {
     /// The graphs of the new sessions given since the last commit.
     waiting: HashSet<NamedNode>,
     /// What the full-text index is to hold of them, written after the store's commit.
-    unindexed: Vec<IndexedSession>,
+    unindexed: Derived,
 }
 
 impl<'a> SessionWriter<'a> {
@@ -61,7 +61,7 @@ impl<'a> SessionWriter<'a> {
             store,
             loader: store.backend.loader(),
             waiting: HashSet::new(),
-            unindexed: Vec::new(),
+            unindexed: Derived::default(),
         }
     }
 
@@ -130,7 +130,7 @@ impl<'a> SessionWriter<'a> {
             return Ok(());
         }
         let indexed = self.store.add_fresh(self.loader.as_mut(), fresh)?;
-        self.unindexed.extend(indexed);
+        self.unindexed.append(indexed);
         Ok(())
     }
 }

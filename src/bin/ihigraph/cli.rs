@@ -153,6 +153,15 @@ pub enum Command {
     /// Build the full-text index beside the store again, from the store (it is kept in
     /// step by every write, and repaired on open after a crash; this rebuilds it whole).
     Reindex,
+    /// Turn reasoning on or off, or say whether it is on: on, what the ontologies entail
+    /// about every session (OWL 2 RL) is kept beside the store, in step with every
+    /// write, for queries run with --inferred; off, it is removed. The store's own graphs
+    /// never hold an entailed statement.
+    Reasoning {
+        /// on or off [default: say whether it is on]
+        #[arg(value_enum)]
+        state: Option<Switch>,
+    },
     /// Remove a memory item, by its id (as `memory` lists it) or IRI.
     Forget {
         /// The item's id or IRI.
@@ -456,6 +465,10 @@ pub struct SparqlArgs {
     /// the store directly, bypassing ihigraph's checks.
     #[arg(long)]
     pub update: bool,
+    /// Run the query over the sessions with what the ontologies entail about them
+    /// (`ihigraph reasoning on` first): each session graph holds both.
+    #[arg(long, conflicts_with = "update")]
+    pub inferred: bool,
 }
 
 #[derive(Debug, Args)]
@@ -472,12 +485,23 @@ pub struct QueryArgs {
     /// Print the query with its parameters bound instead of running it.
     #[arg(long)]
     pub show: bool,
+    /// Run it over the sessions with what the ontologies entail about them
+    /// (`ihigraph reasoning on` first).
+    #[arg(long)]
+    pub inferred: bool,
 }
 
 fn parse_param(text: &str) -> Result<(String, String), String> {
     text.split_once('=')
         .map(|(name, value)| (name.to_owned(), value.to_owned()))
         .ok_or_else(|| format!("expected NAME=VALUE, found {text:?}"))
+}
+
+/// A setting turned on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -15,6 +15,7 @@ mod integrity;
 mod memory;
 mod ontology;
 mod queries;
+mod reasoning;
 mod report;
 mod search;
 mod serve;
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),
         Command::Search(args) => search::run(&open_store(&cli.store)?, &args),
         Command::Reindex => search::reindex(&open_store(&cli.store)?),
+        Command::Reasoning { state } => reasoning::run(&cli.store, state),
         Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
         Command::Report(args) => report::run(&open_store(&cli.store)?, &args),
         Command::Hash(args) => integrity::hash(&open_store(&cli.store)?, &args),
@@ -63,10 +65,7 @@ pub fn run(cli: Cli) -> Result<Status> {
 }
 
 fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
-    let request = SchemeRequest {
-        base: args.base.clone(),
-        session_template: args.session_template.clone(),
-    };
+    let request = scheme_request(args);
     if args.memory {
         return HistoryStore::in_memory(&request).map_err(with_flags);
     }
@@ -74,6 +73,20 @@ fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
         let options = remote_options(args, endpoint)?;
         return HistoryStore::connect(options, &request).map_err(with_flags);
     }
+    let location = store_directory(args)?;
+    HistoryStore::open(&location, &request).map_err(with_flags)
+}
+
+/// The scheme the flags ask for.
+fn scheme_request(args: &StoreArgs) -> SchemeRequest {
+    SchemeRequest {
+        base: args.base.clone(),
+        session_template: args.session_template.clone(),
+    }
+}
+
+/// The directory of the embedded store the flags name (made if missing).
+fn store_directory(args: &StoreArgs) -> Result<std::path::PathBuf> {
     let location = match &args.store {
         Some(path) => path.clone(),
         None => dirs::data_dir()
@@ -88,7 +101,7 @@ fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
     };
     std::fs::create_dir_all(&location)
         .with_context(|| format!("cannot create store directory {}", location.display()))?;
-    HistoryStore::open(&location, &request).map_err(with_flags)
+    Ok(location)
 }
 
 /// The server's endpoints, limits and credentials (from the environment only).

@@ -57,7 +57,12 @@ pub fn run(store: &HistoryStore, args: &QueryArgs) -> Result<Status> {
         println!("{}", canned.bind(&arguments, store.scheme())?);
         return Ok(Status::Success);
     }
-    print_results(store, store.run(canned, &arguments)?, shape(args.format))
+    let results = if args.inferred {
+        store.run_inferred(canned, &arguments)?
+    } else {
+        store.run(canned, &arguments)?
+    };
+    print_results(store, results, shape(args.format))
 }
 
 /// The stored sessions, by the `sessions` canned query.

@@ -24,7 +24,12 @@ pub fn run(store: &HistoryStore, args: &SparqlArgs) -> Result<Status> {
         );
         return Ok(Status::Success);
     }
-    let results = store.query(&query).map_err(|error| match error {
+    let results = if args.inferred {
+        store.query_inferred(&query, &Default::default())
+    } else {
+        store.query(&query)
+    };
+    let results = results.map_err(|error| match error {
         StoreError::UpdateNotAllowed => anyhow::Error::new(UsageError(
             "this is a SPARQL update: queries are read-only unless --update is given".to_owned(),
         )),

@@ -1,0 +1,315 @@
+//! Reasoning kept in step with the store (`ihigraph reasoning on`): what the ontologies
+//! entail about each session ([`crate::reason`]), beside the store and never in it.
+//!
+//! The inferred store is a second Oxigraph store, in `STORE_DIR/inferred/`, holding for
+//! each session graph a graph of the same name with the session's statements and what
+//! they entail, together: the session as a reasoner sees it. A query asks for it
+//! ([`HistoryStore::query_inferred`], `--inferred`) and runs unchanged there: the same
+//! graphs, the same `GRAPH ?graph` patterns, the entailed statements in their place.
+//! The store's own graphs never hold an entailed statement, so what `export` writes and
+//! what a fingerprint covers are the session as written. The memory graph and the
+//! ontologies are there too, so that a query joining sessions with memory items, or
+//! reading the class hierarchy, reads the same there.
+//!
+//! It is kept in step as the full-text index is (`indexing.rs`): every session written
+//! is reasoned about on the index's thread, beside the store's next work, and written
+//! with the digest of its fingerprint record (`<graph> ihi:reasonedFrom "digest"`, in the
+//! graph itself); a deleted session's graph goes; an update takes the marks of what it
+//! may change first. On open, the marks are compared with the fingerprint records, as
+//! the index's are, so that a crash between the two stores' commits is repaired. Only a
+//! store ihigraph keeps alone reasons ([`Capabilities::exclusive`](super::Capabilities)).
+
+use super::backend::Backend;
+use super::embedded::Embedded;
+use super::{FingerprintRecord, HistoryStore, StoreError};
+use crate::rdf::vocab::ihi;
+use crate::rdf::{ONTOLOGIES, SessionGraph, ontology_digest};
+use crate::reason::entailments;
+use oxigraph::io::{RdfFormat, RdfParser};
+use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, Triple};
+use oxigraph::sparql::QueryResults;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The directory of the inferred store, inside the store's directory.
+pub const INFERRED_DIRECTORY: &str = "inferred";
+
+/// A graph to reason about, as the store holds it: its name, the digest it is marked
+/// with (its fingerprint record's), and its quads.
+#[derive(Debug, Clone)]
+pub(super) struct ReasonedGraph {
+    pub(super) graph: NamedNode,
+    pub(super) digest: String,
+    pub(super) quads: Vec<Quad>,
+}
+
+/// The inferred store (see the module's text).
+#[derive(Clone)]
+pub(super) struct Inference {
+    store: Embedded,
+}
+
+impl std::fmt::Debug for Inference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inference")
+            .field("location", &self.store.location())
+            .finish()
+    }
+}
+
+impl Inference {
+    /// Opens (creating if needed) the inferred store in `path`.
+    pub(super) fn open(path: &Path) -> Result<Self, StoreError> {
+        Ok(Self {
+            store: Embedded::open(path)?,
+        })
+    }
+
+    /// A new, empty inferred store in memory.
+    pub(super) fn in_memory() -> Result<Self, StoreError> {
+        Ok(Self {
+            store: Embedded::in_memory()?,
+        })
+    }
+
+    /// The store queries with `--inferred` run on.
+    pub(super) fn backend(&self) -> &Embedded {
+        &self.store
+    }
+
+    /// Writes each graph with what it entails and its mark, in one atomic step: new
+    /// graphs through the bulk loader, graphs held already replaced.
+    pub(super) fn write(&self, graphs: &[ReasonedGraph]) -> Result<(), StoreError> {
+        if graphs.is_empty() {
+            return Ok(());
+        }
+        let held = self
+            .store
+            .graphs_holding_quads(&graphs.iter().map(|g| g.graph.clone()).collect::<Vec<_>>())?;
+        let (replaced, new): (Vec<&ReasonedGraph>, Vec<&ReasonedGraph>) =
+            graphs.iter().partition(|graph| held.contains(&graph.graph));
+        if !new.is_empty() {
+            self.store
+                .add_graphs(new.into_iter().map(closure).collect())?;
+        }
+        if !replaced.is_empty() {
+            let names: Vec<GraphName> = replaced
+                .iter()
+                .map(|graph| graph.graph.clone().into())
+                .collect();
+            let quads = replaced.into_iter().flat_map(closure).collect();
+            self.store.replace_graphs(&names, quads)?;
+        }
+        Ok(())
+    }
+
+    /// Drops graphs (deleted sessions), in one atomic step.
+    pub(super) fn drop_graphs(&self, graphs: &[&NamedNode]) -> Result<(), StoreError> {
+        if graphs.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<GraphName> = graphs.iter().map(|graph| (*graph).clone().into()).collect();
+        self.store.replace_graphs(&names, Vec::new())
+    }
+
+    /// Takes the marks of graphs out (of all, for `None`), so that they are made again
+    /// at the next open unless made again before: what an update may change.
+    pub(super) fn forget_marks(&self, graphs: Option<&[NamedNode]>) -> Result<(), StoreError> {
+        let marks = self.marks()?;
+        let removed: Vec<Quad> = marks
+            .into_iter()
+            .filter(|(graph, _)| graphs.is_none_or(|graphs| graphs.contains(graph)))
+            .map(|(graph, digest)| mark(&graph, &digest))
+            .collect();
+        self.store.change(&removed, &[])
+    }
+
+    /// Each graph held with the digest it is marked with.
+    pub(super) fn marks(&self) -> Result<BTreeMap<NamedNode, String>, StoreError> {
+        let query = format!(
+            "SELECT ?graph ?digest WHERE {{ GRAPH ?graph {{ ?graph <{}> ?digest }} }}",
+            ihi::REASONED_FROM.as_str()
+        );
+        let query = spargebra::SparqlParser::new()
+            .parse_query(&query)
+            .map_err(StoreError::QuerySyntax)?;
+        let QueryResults::Solutions(rows) = self.store.query(query, false)? else {
+            return Ok(BTreeMap::new());
+        };
+        let mut marks = BTreeMap::new();
+        for row in rows {
+            let row = row.map_err(StoreError::QueryEvaluation)?;
+            if let (Some(Term::NamedNode(graph)), Some(Term::Literal(digest))) =
+                (row.get("graph"), row.get("digest"))
+            {
+                marks.insert(graph.clone(), digest.value().to_owned());
+            }
+        }
+        Ok(marks)
+    }
+
+    /// Empties the inferred store.
+    pub(super) fn clear(&self) -> Result<(), StoreError> {
+        let graphs: Vec<GraphName> = self.marks()?.into_keys().map(GraphName::from).collect();
+        self.store.replace_graphs(&graphs, Vec::new())
+    }
+}
+
+/// A graph's quads, what they entail (in the same graph), and its mark.
+fn closure(graph: &ReasonedGraph) -> Vec<Quad> {
+    let triples: Vec<Triple> = graph
+        .quads
+        .iter()
+        .map(|quad| {
+            Triple::new(
+                quad.subject.clone(),
+                quad.predicate.clone(),
+                quad.object.clone(),
+            )
+        })
+        .collect();
+    let name = GraphName::NamedNode(graph.graph.clone());
+    let mut quads = graph.quads.clone();
+    quads.extend(
+        entailments(&triples)
+            .into_iter()
+            .map(|triple| triple.in_graph(name.clone())),
+    );
+    quads.push(mark(&graph.graph, &graph.digest));
+    quads
+}
+
+/// The statement that marks a graph of the inferred store with the digest it was made at.
+fn mark(graph: &NamedNode, digest: &str) -> Quad {
+    Quad::new(
+        graph.clone(),
+        ihi::REASONED_FROM,
+        Literal::new_simple_literal(digest),
+        graph.clone(),
+    )
+}
+
+/// The ontologies as graphs of the inferred store, marked with their digest.
+fn ontology_graphs() -> Vec<ReasonedGraph> {
+    ONTOLOGIES
+        .iter()
+        .map(|(iri, text)| {
+            let graph = NamedNode::new_unchecked(*iri);
+            let quads = RdfParser::from_format(RdfFormat::Turtle)
+                .for_slice(text.as_bytes())
+                .filter_map(Result::ok)
+                .map(|quad| Quad::new(quad.subject, quad.predicate, quad.object, graph.clone()))
+                .collect();
+            ReasonedGraph {
+                graph,
+                digest: ontology_digest(),
+                quads,
+            }
+        })
+        .collect()
+}
+
+impl HistoryStore {
+    /// Whether this store reasons (see [`crate::reason`] and `ihigraph reasoning`).
+    pub fn reasons(&self) -> bool {
+        self.inference.is_some()
+    }
+
+    /// What the inferred store is to hold of a session written with `record`, when
+    /// this store reasons.
+    pub(super) fn reasoned_session(
+        &self,
+        session: &SessionGraph,
+        record: &FingerprintRecord,
+    ) -> Option<ReasonedGraph> {
+        self.inference.as_ref()?;
+        Some(ReasonedGraph {
+            graph: session.graph.clone(),
+            digest: record.fingerprint.digest.clone(),
+            quads: session.quads.clone(),
+        })
+    }
+
+    /// Brings the inferred store in line with the store: every session, the memory
+    /// graph and the ontologies marked with the digest the store gives them now; any
+    /// other graph dropped. Returns the number of graphs reasoned about again.
+    pub(super) fn settle_inference(&self) -> Result<usize, StoreError> {
+        let Some(inference) = &self.inference else {
+            return Ok(0);
+        };
+        let mut marks = inference.marks()?;
+        let records = self.fingerprint_records()?;
+        let mut stale = Vec::new();
+        for (_, graph) in self.sessions()? {
+            let digest = records
+                .get(&graph)
+                .map_or("", |record| record.fingerprint.digest.as_str());
+            if marks.remove(&graph).as_deref() != Some(digest) {
+                stale.push(graph);
+            }
+        }
+        let memory = self.scheme.memory_graph();
+        let memory_stale = marks.remove(&memory) != Some(self.memory_digest()?);
+        let ontologies: Vec<ReasonedGraph> = ontology_graphs()
+            .into_iter()
+            .filter(|graph| marks.remove(&graph.graph).as_deref() != Some(&graph.digest))
+            .collect();
+        let gone: Vec<&NamedNode> = marks.keys().collect();
+        inference.drop_graphs(&gone)?;
+        inference.write(&ontologies)?;
+        self.reason_from_store(&stale, memory_stale)?;
+        Ok(stale.len())
+    }
+
+    /// Reasons about the given session graphs (and the memory graph) as the store holds
+    /// them, a batch at a time.
+    pub(super) fn reason_from_store(
+        &self,
+        graphs: &[NamedNode],
+        memory: bool,
+    ) -> Result<(), StoreError> {
+        let Some(inference) = &self.inference else {
+            return Ok(());
+        };
+        let records = if graphs.is_empty() {
+            BTreeMap::new()
+        } else {
+            self.fingerprint_records()?
+        };
+        for chunk in graphs.chunks(REASON_BATCH) {
+            let mut reasoned = Vec::with_capacity(chunk.len());
+            let mut gone = Vec::new();
+            for graph in chunk {
+                let quads = self.session_quads(graph.as_ref())?;
+                if quads.is_empty() {
+                    gone.push(graph);
+                    continue;
+                }
+                reasoned.push(ReasonedGraph {
+                    graph: graph.clone(),
+                    digest: records
+                        .get(graph)
+                        .map(|record| record.fingerprint.digest.clone())
+                        .unwrap_or_default(),
+                    quads,
+                });
+            }
+            inference.drop_graphs(&gone)?;
+            inference.write(&reasoned)?;
+        }
+        if memory {
+            let graph = self.scheme.memory_graph();
+            let quads = self.session_quads(graph.as_ref())?;
+            let digest = self.memory_digest()?;
+            inference.write(&[ReasonedGraph {
+                graph,
+                digest,
+                quads,
+            }])?;
+        }
+        Ok(())
+    }
+}
+
+/// How many sessions are reasoned about again per commit of the inferred store.
+const REASON_BATCH: usize = 500;

@@ -1,0 +1,358 @@
+//! Reasoning: what the ontologies entail about each session (OWL 2 RL, `reason/`), kept
+//! beside the store in step with it (`store/inference.rs`), and queried with
+//! `--inferred`.
+//!
+//! - The entailments equal what a second OWL 2 RL implementation derives from the same
+//!   session and ontologies: owlrl, RDFLib's reasoner, run by
+//!   `tests/reasoning/owlrl_entailments.py`, over the examples and a generated corpus.
+//!   Needs python3 with owlrl (`python3 -m pip install owlrl`; `.ci/bootstrap` installs
+//!   it); without it the test fails, saying so, unless `IHIGRAPH_SKIP_OWLRL=1`, when it
+//!   says it skipped.
+//! - The store's own graphs never change: a dump of the store is the same before and
+//!   after reasoning is turned on.
+//! - In step: a new session, a deleted one, an update, a memory item; and a crash
+//!   between the store's commit and the inferred store's is repaired on the next open.
+#![allow(clippy::unwrap_used, clippy::panic, clippy::print_stdout)]
+
+mod common;
+
+use common::{examples_dir, ihigraph, ingest_examples_and_corpus, store_dump};
+use ihigraph::check::{CheckOptions, check_document};
+use ihigraph::rdf::map_history;
+use ihigraph::reason::entailments;
+use ihigraph::store::{INFERRED_DIRECTORY, QueryOptions};
+use ihigraph::{HistoryStore, SchemeRequest};
+use oxigraph::io::{RdfFormat, RdfParser};
+use oxigraph::model::{Term, Triple};
+use oxigraph::sparql::QueryResults;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+const PREFIXES: &str = "PREFIX ch: <https://jido.ai/ontology/conversation-history#>
+PREFIX ihi: <https://w3id.org/ihigraph/ontology#>
+PREFIX prov: <http://www.w3.org/ns/prov#>
+PREFIX jcore: <https://jido.ai/ontologies/core#>
+";
+
+/// Whether owlrl can be run here, or why not.
+fn owlrl() -> Result<(), String> {
+    let output = Command::new("python3")
+        .args(["-c", "import owlrl, rdflib"])
+        .output()
+        .map_err(|error| format!("python3: {error}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).into_owned())
+    }
+}
+
+/// The sessions the cross-check reasons about: the examples and a generated corpus.
+fn sessions() -> Vec<Vec<Triple>> {
+    let mut documents: Vec<serde_json::Value> = std::fs::read_dir(examples_dir())
+        .unwrap()
+        .map(|entry| {
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap()
+        })
+        .collect();
+    documents.extend(ihigraph::generate::generate(
+        ihigraph::generate::GenerateOptions {
+            sessions: 12,
+            seed: 7,
+            ..Default::default()
+        },
+    ));
+    let scheme = ihigraph::rdf::IriScheme::default();
+    documents
+        .iter()
+        .map(|document| {
+            let history = check_document(document, CheckOptions::default())
+                .history
+                .unwrap();
+            map_history(&history, &scheme)
+                .quads
+                .into_iter()
+                .map(|quad| Triple::new(quad.subject, quad.predicate, quad.object))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn owlrl_entails_what_ihigraph_entails() {
+    if let Err(why) = owlrl() {
+        if std::env::var("IHIGRAPH_SKIP_OWLRL").as_deref() == Ok("1") {
+            println!("skipped, as IHIGRAPH_SKIP_OWLRL=1 says: the cross-check needs {why}");
+            return;
+        }
+        panic!(
+            "the cross-check with owlrl needs python3 with owlrl: {why} \
+             (python3 -m pip install owlrl, or run .ci/bootstrap); or set IHIGRAPH_SKIP_OWLRL=1 to skip it"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let directory = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for (n, triples) in sessions().iter().enumerate() {
+        let file = directory.path().join(format!("session-{n}.nt"));
+        let text: String = triples
+            .iter()
+            .map(|triple| format!("{triple} .\n"))
+            .collect();
+        std::fs::write(&file, text).unwrap();
+        let output = Command::new("python3")
+            .arg(root.join("tests/reasoning/owlrl_entailments.py"))
+            .arg(&file)
+            .arg(root.join("ontology/conversation-history.ttl"))
+            .arg(root.join("ontology/ihigraph.ttl"))
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let theirs: BTreeSet<String> = RdfParser::from_format(RdfFormat::NTriples)
+            .for_slice(&output.stdout)
+            .map(|quad| Triple::from(quad.unwrap()).to_string())
+            .collect();
+        let ours: BTreeSet<String> = entailments(triples)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(!ours.is_empty(), "session {n} entails something");
+        let only_ours: Vec<&String> = ours.difference(&theirs).collect();
+        let only_theirs: Vec<&String> = theirs.difference(&ours).collect();
+        assert!(
+            only_ours.is_empty() && only_theirs.is_empty(),
+            "session {n}: only ihigraph's reasoner: {only_ours:#?}\nonly owlrl: {only_theirs:#?}"
+        );
+        compared += ours.len();
+    }
+    println!("{compared} entailed statements, the same by both reasoners");
+    assert!(compared > 1_000, "{compared}");
+}
+
+/// The rows of a query as sorted lines of their terms.
+fn rows(output: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(output)
+        .lines()
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+fn sparql(store: &Path, query: &str, inferred: bool) -> Vec<String> {
+    let mut command = ihigraph(store);
+    command.args(["sparql", "--format", "tsv"]);
+    if inferred {
+        command.arg("--inferred");
+    }
+    let output = command.arg(format!("{PREFIXES}{query}")).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    rows(&output.stdout)
+}
+
+/// The tools each session used, by the property chain (inferred) and by the path the
+/// chain stands for (asserted): they must agree.
+fn tools_both_ways(store: &Path) -> (Vec<String>, Vec<String>) {
+    let inferred = sparql(
+        store,
+        "SELECT DISTINCT ?session ?tool WHERE { GRAPH ?g { ?c ihi:sessionId ?session ; ihi:usedTool ?tool } }",
+        true,
+    );
+    let asserted = sparql(
+        store,
+        "SELECT DISTINCT ?session ?tool WHERE { GRAPH ?g { ?c ihi:sessionId ?session ; \
+         ch:hasTurn/ch:involvesToolInvocation/ch:usesTool ?tool } }",
+        false,
+    );
+    (inferred, asserted)
+}
+
+#[test]
+fn reasoning_is_kept_beside_the_store_in_step_with_it() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("store");
+    ingest_examples_and_corpus(&store, &[], 6, 3);
+    let before = store_dump(&store);
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("reasoning is on: 10 sessions"));
+    assert!(store.join(INFERRED_DIRECTORY).is_dir());
+    // The store's own graphs are as they were: nothing entailed is mixed into them.
+    assert_eq!(store_dump(&store), before);
+    let (inferred, asserted) = tools_both_ways(&store);
+    assert!(inferred.len() > 10, "{inferred:?}");
+    assert_eq!(inferred, asserted);
+    // Asserted only, the chain's property is nowhere.
+    assert!(
+        sparql(
+            &store,
+            "SELECT * WHERE { GRAPH ?g { ?c ihi:usedTool ?t } }",
+            false
+        )
+        .is_empty()
+    );
+
+    // A session deleted goes from the inferred store; one updated is reasoned again.
+    ihigraph(&store)
+        .args(["delete", "--session", "abc"])
+        .assert()
+        .success();
+    let (inferred, asserted) = tools_both_ways(&store);
+    assert!(inferred.iter().all(|row| !row.starts_with("\"abc\"")));
+    assert_eq!(inferred, asserted);
+    ihigraph(&store)
+        .args([
+            "sparql",
+            "--update",
+            &format!(
+                "{PREFIXES} DELETE {{ GRAPH ?g {{ ?call ch:usesTool ?tool }} }} WHERE {{ GRAPH ?g {{ \
+                 ?c ihi:sessionId \"trip-kyoto-2026\" ; ch:hasTurn/ch:involvesToolInvocation ?call . \
+                 ?call ch:usesTool ?tool }} }}"
+            ),
+        ])
+        .assert()
+        .success();
+    let (inferred, asserted) = tools_both_ways(&store);
+    assert!(
+        inferred
+            .iter()
+            .all(|row| !row.starts_with("\"trip-kyoto-2026\""))
+    );
+    assert_eq!(inferred, asserted);
+
+    // Off: the inferred store is gone, and a query asking for it says why.
+    ihigraph(&store)
+        .args(["reasoning", "off"])
+        .assert()
+        .success();
+    assert!(!store.join(INFERRED_DIRECTORY).exists());
+    ihigraph(&store)
+        .args(["sparql", "--inferred", "ASK { ?s ?p ?o }"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("does not reason"));
+    ihigraph(&store)
+        .arg("reasoning")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("reasoning is off"));
+    // A store in memory cannot keep it.
+    assert_cmd::Command::cargo_bin("ihigraph")
+        .unwrap()
+        .args(["--memory", "reasoning", "on"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("store directory"));
+}
+
+/// Sessions whose graph in the inferred store says they used a tool.
+fn sessions_using_tools(store: &HistoryStore) -> BTreeSet<String> {
+    let query = format!(
+        "{PREFIXES} SELECT DISTINCT ?session WHERE {{ GRAPH ?g {{ ?c ihi:sessionId ?session ; ihi:usedTool ?t }} }}"
+    );
+    let QueryResults::Solutions(rows) = store
+        .query_inferred(&query, &QueryOptions::default())
+        .unwrap()
+    else {
+        panic!("a SELECT query")
+    };
+    rows.map(|row| match row.unwrap().get("session") {
+        Some(Term::Literal(id)) => id.value().to_owned(),
+        other => panic!("{other:?}"),
+    })
+    .collect()
+}
+
+#[test]
+fn a_crash_between_the_two_commits_is_repaired_on_open() {
+    let directory = tempfile::tempdir().unwrap();
+    let path = directory.path();
+    let request = SchemeRequest::default();
+    {
+        let store = HistoryStore::set_reasoning(path, &request, true).unwrap();
+        for name in ["code-review-abc.json", "trip-planning.json"] {
+            common::ingest(&store, &common::example(name));
+        }
+        assert_eq!(
+            sessions_using_tools(&store),
+            BTreeSet::from(["abc".to_owned(), "trip-kyoto-2026".to_owned()])
+        );
+    }
+    // As if the process had died after the store's commit and before the inferred
+    // store's: one session's graph is missing there, another's is of an older version.
+    {
+        let inferred = oxigraph::store::Store::open(&path.join(INFERRED_DIRECTORY)).unwrap();
+        let graphs: Vec<_> = inferred
+            .named_graphs()
+            .map(Result::unwrap)
+            .filter(|graph| graph.to_string().contains("/graph/"))
+            .collect();
+        assert_eq!(graphs.len(), 2, "{graphs:?}");
+        inferred.remove_named_graph(&graphs[0]).unwrap();
+        inferred
+            .update(
+                "DELETE { GRAPH ?g { ?c <https://w3id.org/ihigraph/ontology#usedTool> ?t } } \
+                 WHERE { GRAPH ?g { ?c <https://w3id.org/ihigraph/ontology#usedTool> ?t } }",
+            )
+            .unwrap();
+        inferred
+            .update(
+                "DELETE { GRAPH ?g { ?g <https://w3id.org/ihigraph/ontology#reasonedFrom> ?d } } \
+                 INSERT { GRAPH ?g { ?g <https://w3id.org/ihigraph/ontology#reasonedFrom> \"old\" } } \
+                 WHERE { GRAPH ?g { ?g <https://w3id.org/ihigraph/ontology#reasonedFrom> ?d } }",
+            )
+            .unwrap();
+    }
+    let store = HistoryStore::open(path, &request).unwrap();
+    assert!(store.reasons());
+    assert_eq!(
+        sessions_using_tools(&store),
+        BTreeSet::from(["abc".to_owned(), "trip-kyoto-2026".to_owned()])
+    );
+}
+
+#[test]
+fn memory_items_and_new_sessions_are_reasoned_about() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("store");
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success();
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(examples_dir().join("code-review-abc.json"))
+        .assert()
+        .success();
+    ihigraph(&store)
+        .args([
+            "remember",
+            "--session",
+            "abc",
+            "--turn",
+            "1",
+            "--kind",
+            "fact",
+            "the build uses cargo",
+        ])
+        .assert()
+        .success();
+    // A memory item is a jido:Fact, which the ontologies make a PROV entity.
+    let query = "SELECT ?item WHERE { GRAPH ?g { ?item ihi:memoryText \"the build uses cargo\" ; a prov:Entity } }";
+    assert_eq!(sparql(&store, query, true).len(), 1);
+    let (inferred, asserted) = tools_both_ways(&store);
+    assert!(!inferred.is_empty());
+    assert_eq!(inferred, asserted);
+}

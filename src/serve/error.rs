@@ -126,7 +126,9 @@ impl From<StoreError> for ApiError {
             | StoreError::SingleGraphFormat { .. }
             | StoreError::QueryEvaluation(_)
             | StoreError::SearchQuery { .. }
-            | StoreError::UpdateEvaluation(_) => StatusCode::BAD_REQUEST,
+            | StoreError::UpdateEvaluation(_)
+            | StoreError::BaseIri { .. }
+            | StoreError::DatasetConflict => StatusCode::BAD_REQUEST,
             StoreError::NoSearchIndex { .. } => StatusCode::NOT_IMPLEMENTED,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(_) => StatusCode::BAD_GATEWAY,

@@ -16,6 +16,7 @@
 mod auth;
 mod budget;
 mod connections;
+mod description;
 mod door;
 mod error;
 mod limits;

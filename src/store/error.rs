@@ -57,6 +57,21 @@ pub enum StoreError {
     /// A SPARQL update was given where only queries are allowed.
     #[error("this is a SPARQL update, and queries are read-only: run it as an update")]
     UpdateNotAllowed,
+    /// The base IRI given for a query's or an update's relative IRIs is not an IRI.
+    #[error("the base IRI {base:?} is not an absolute IRI")]
+    BaseIri {
+        /// The base given.
+        base: String,
+        /// Why it is not one.
+        #[source]
+        source: oxiri::IriParseError,
+    },
+    /// An update names its own dataset (`USING`, `USING NAMED`, `WITH`) and was given one
+    /// beside its text too.
+    #[error(
+        "the update names its own dataset (USING, USING NAMED or WITH) and the request gives one too (using-graph-uri, using-named-graph-uri): give one or the other"
+    )]
+    DatasetConflict,
     /// A SPARQL update failed while running; nothing of it was written.
     #[error("SPARQL update failed")]
     UpdateEvaluation(#[source] UpdateEvaluationError),

@@ -105,6 +105,8 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::TooDeep(_)
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)
+        | StoreError::DatasetConflict
+        | StoreError::BaseIri { .. }
         | StoreError::UnknownSession { .. }
         | StoreError::SearchQuery { .. }
         | StoreError::Retrieve(_) => Status::Refused,

@@ -19,6 +19,7 @@ mod connections;
 mod description;
 mod door;
 mod error;
+mod graph_store;
 mod limits;
 mod mcp;
 mod memory;
@@ -245,6 +246,7 @@ pub fn router(
     Router::new()
         .route("/healthz", get(health))
         .merge(sparql::routes())
+        .merge(graph_store::routes())
         .merge(sessions::routes())
         .merge(memory::routes())
         .merge(queries::routes())
@@ -282,7 +284,7 @@ async fn health(State(state): State<AppState>) -> Response {
 
 async fn not_found(request: Request) -> ApiError {
     ApiError::not_found(format!(
-        "nothing at {} {}: see /sparql, /sessions, /queries, /mcp, /healthz",
+        "nothing at {} {}: see /sparql, /store, /sessions, /queries, /mcp, /healthz",
         request.method(),
         request.uri().path()
     ))

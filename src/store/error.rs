@@ -72,6 +72,14 @@ pub enum StoreError {
         "the update names its own dataset (USING, USING NAMED or WITH) and the request gives one too (using-graph-uri, using-named-graph-uri): give one or the other"
     )]
     DatasetConflict,
+    /// A graph written as a graph of no concern to ihigraph is one it keeps something in.
+    #[error("{graph} holds {holds}: ihigraph writes it itself")]
+    NotOtherGraph {
+        /// The graph.
+        graph: String,
+        /// What ihigraph keeps there.
+        holds: &'static str,
+    },
     /// A SPARQL update failed while running; nothing of it was written.
     #[error("SPARQL update failed")]
     UpdateEvaluation(#[source] UpdateEvaluationError),

@@ -10,6 +10,7 @@ mod embedded;
 mod error;
 mod export;
 mod fingerprints;
+mod graphs;
 mod indexing;
 mod parallel;
 mod remote;
@@ -22,6 +23,7 @@ pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError, error_chain};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
+pub use graphs::{GraphRole, session_id_in};
 pub use indexing::SEARCH_COLUMNS;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
 pub use search::{

@@ -106,6 +106,7 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)
         | StoreError::DatasetConflict
+        | StoreError::NotOtherGraph { .. }
         | StoreError::BaseIri { .. }
         | StoreError::UnknownSession { .. }
         | StoreError::SearchQuery { .. }

@@ -372,6 +372,35 @@ fn a_new_graph_is_named_under_the_store() {
     assert!(read.body.contains("Alice"), "{}", read.body);
 }
 
+/// The two cases the newer manifest (`graph-store-protocol/manifest-indirect.ttl`) adds:
+/// one graph named with and without percent-encoding, and `graph=` decoded once only.
+#[test]
+fn graph_iris_are_percent_decoded_once() {
+    let server = server();
+    let one = "http://www.example/gsp/person/1.ttl";
+    let encoded = at(&server, one);
+    let put = write("PUT", &encoded, "text/turtle", &turtle(one, JOHN));
+    assert_eq!(put.status, 201, "{}", put.body);
+    let plain = server.url(&format!("/store?graph={one}"));
+    assert_isomorphic(&get_turtle(&plain), &turtle(one, JOHN));
+
+    let once = server.url("/store?graph=http://www.example/gsp/person/%31.ttl");
+    let twice = server.url("/store?graph=http://www.example/gsp/person/%2531.ttl");
+    assert_eq!(
+        write("PUT", &once, "text/turtle", &turtle(one, JANE)).status,
+        204
+    );
+    let other = "http://www.example/gsp/person/2.ttl";
+    let put = write("PUT", &twice, "text/turtle", &turtle(other, JOHN));
+    assert_eq!(put.status, 201, "a graph of its own: {}", put.body);
+    assert_isomorphic(&get_turtle(&once), &turtle(one, JANE));
+    assert_isomorphic(&get_turtle(&twice), &turtle(other, JOHN));
+    assert_isomorphic(
+        &get_turtle(&at(&server, "http://www.example/gsp/person/%31.ttl")),
+        &turtle(other, JOHN),
+    );
+}
+
 /// Every syntax a graph is read in, and written back in.
 #[test]
 fn graphs_are_read_and_written_in_every_offered_syntax() {

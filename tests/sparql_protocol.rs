@@ -988,6 +988,13 @@ fn the_service_description_says_what_the_endpoint_does() {
             .iter()
             .any(|triple| triple.predicate.as_str() == format!("{SD}inputFormat"))
     );
+}
+
+/// What the description says holds, and what a GET of `/sparql` that is neither a query
+/// nor the description gets.
+#[test]
+fn the_default_graph_is_the_union_the_description_says() {
+    let server = server();
     // The default graph a query sees is the union of the named graphs, as it says.
     let put = send(
         &server,

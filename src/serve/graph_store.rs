@@ -15,7 +15,8 @@
 use super::description::graph_offers;
 use super::negotiate::{charset, choose, content_type};
 use super::parameters::Parameters;
-use super::{ApiError, AppState, auth};
+use super::sparql::with_media;
+use super::{ApiError, AppState, auth, endpoint_url};
 use crate::check::CheckOptions;
 use crate::ingest::{GraphRefused, prepare_graph};
 use crate::memory::delete_session;
@@ -65,21 +66,6 @@ fn named_or_refuse(target: Option<GraphName>) -> Result<GraphName, ApiError> {
     })
 }
 
-/// The endpoint's URL as the client reached it (the front door checked its host).
-fn endpoint_url(uri: &Uri, headers: &HeaderMap) -> String {
-    let host = uri
-        .authority()
-        .map(|authority| authority.as_str().to_owned())
-        .or_else(|| {
-            headers
-                .get(header::HOST)
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_owned)
-        })
-        .unwrap_or_else(|| "localhost".to_owned());
-    format!("http://{host}{}", uri.path())
-}
-
 fn shown(graph: &GraphName) -> String {
     match graph {
         GraphName::NamedNode(name) => name.to_string(),
@@ -124,15 +110,6 @@ async fn read(
         response.headers_mut().insert(header::CONTENT_TYPE, value);
     }
     Ok(response)
-}
-
-fn with_media(
-    offers: &[(&'static str, RdfFormat)],
-) -> Vec<(&'static str, (&'static str, RdfFormat))> {
-    offers
-        .iter()
-        .map(|&(media, format)| (media, (media, format)))
-        .collect()
 }
 
 fn serialize(quads: &[Quad], format: RdfFormat) -> Result<Vec<u8>, ApiError> {

@@ -261,6 +261,26 @@ pub fn router(
         .layer(middleware::from_fn_with_state(log, log_request))
 }
 
+/// The URL of the endpoint a request reached, as the client named it (`http://`, its
+/// `Host` or absolute URI, the path): the base IRI of the SPARQL texts sent to `/sparql`
+/// (the SPARQL 1.1 Protocol leaves the base to the service, "which MAY be the service
+/// endpoint"), and of the graphs named at `/store`. The front door has checked the host
+/// is one the server answers to. Behind a TLS proxy the scheme is still `http`: the
+/// server cannot tell.
+pub(crate) fn endpoint_url(uri: &axum::http::Uri, headers: &axum::http::HeaderMap) -> String {
+    let host = uri
+        .authority()
+        .map(|authority| authority.as_str().to_owned())
+        .or_else(|| {
+            headers
+                .get(axum::http::header::HOST)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "localhost".to_owned());
+    format!("http://{host}{}", uri.path())
+}
+
 /// How a server stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shutdown {

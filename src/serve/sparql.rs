@@ -3,7 +3,7 @@
 //! format the `Accept` header prefers; a query has a time limit and a row limit.
 
 use super::negotiate::{charset, choose, content_type};
-use super::{ApiError, AppState, auth, description};
+use super::{ApiError, AppState, auth, description, endpoint_url};
 use crate::query::{
     GraphFormat, MAX_NESTING, ResultsFormat, ResultsShape, check_nesting, write_results_shaped,
 };
@@ -77,23 +77,6 @@ async fn sparql_post(
     check_charset(&headers)?;
     let operation = operation(&Method::POST, url, Some((&content_type(&headers), &body)))?;
     answer(&state, operation, &endpoint_url(&uri, &headers), &headers).await
-}
-
-/// The endpoint's URL as the client reached it: the base IRI of its queries and updates
-/// (SPARQL 1.1 Protocol: a service-defined base, "which MAY be the service endpoint").
-/// The front door has checked the host is one the server answers to.
-fn endpoint_url(uri: &Uri, headers: &HeaderMap) -> String {
-    let host = uri
-        .authority()
-        .map(|authority| authority.as_str().to_owned())
-        .or_else(|| {
-            headers
-                .get(header::HOST)
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_owned)
-        })
-        .unwrap_or_else(|| "localhost".to_owned());
-    format!("http://{host}{}", uri.path())
 }
 
 /// Refuses a body in another character set than UTF-8, the only one SPARQL texts are
@@ -301,7 +284,7 @@ fn operation(
     }
     let mut given = Given::default();
     for (name, value) in parameters {
-        given.take(name, value)?;
+        given.take(&name, value)?;
     }
     match direct {
         Some(("query", text)) => set_once(&mut given.query, "query", text)?,
@@ -325,14 +308,14 @@ struct Given {
 impl Given {
     /// Takes one parameter; those the protocol does not name are left (clients send
     /// their own).
-    fn take(&mut self, name: String, value: String) -> Result<(), ApiError> {
-        match name.as_str() {
+    fn take(&mut self, name: &str, value: String) -> Result<(), ApiError> {
+        match name {
             "query" => set_once(&mut self.query, "query", value)?,
             "update" => set_once(&mut self.update, "update", value)?,
-            "default-graph-uri" => self.default_graphs.push(graph_iri(&name, &value)?),
-            "named-graph-uri" => self.named_graphs.push(graph_iri(&name, &value)?),
-            "using-graph-uri" => self.using_graphs.push(graph_iri(&name, &value)?),
-            "using-named-graph-uri" => self.using_named_graphs.push(graph_iri(&name, &value)?),
+            "default-graph-uri" => self.default_graphs.push(graph_iri(name, &value)?),
+            "named-graph-uri" => self.named_graphs.push(graph_iri(name, &value)?),
+            "using-graph-uri" => self.using_graphs.push(graph_iri(name, &value)?),
+            "using-named-graph-uri" => self.using_named_graphs.push(graph_iri(name, &value)?),
             _ => {}
         }
         Ok(())

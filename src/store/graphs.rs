@@ -49,10 +49,10 @@ impl HistoryStore {
 
     /// The quads of a graph, or `None` when it is a named graph the store does not hold.
     pub fn graph_quads(&self, graph: &GraphName) -> Result<Option<Vec<Quad>>, StoreError> {
-        if let GraphName::NamedNode(name) = graph {
-            if !self.backend.contains_graph(name.as_ref())? {
-                return Ok(None);
-            }
+        if let GraphName::NamedNode(name) = graph
+            && !self.backend.contains_graph(name.as_ref())?
+        {
+            return Ok(None);
         }
         let quads = self
             .backend

@@ -1021,3 +1021,54 @@ fn the_default_graph_is_the_union_the_description_says() {
     let by_get = get(&server.url("/sparql?default-graph-uri=http%3A%2F%2Fexample.org%2Fg"));
     assert_eq!(by_get.status, 400, "{}", by_get.body);
 }
+
+/// Python's SPARQLWrapper, the standard client library, sends an update with the
+/// protocol's dataset (`using-graph-uri`, in its POSTed form) and a relative IRI, then
+/// reads what it wrote.
+#[test]
+fn a_standard_client_library_sends_an_update_with_its_dataset() {
+    let server = server_with_data();
+    let script = r#"
+import sys
+from SPARQLWrapper import SPARQLWrapper, JSON, POST
+endpoint = SPARQLWrapper(sys.argv[1])
+endpoint.addCustomHttpHeader("Authorization", sys.argv[2])
+endpoint.setMethod(POST)
+endpoint.addParameter("using-graph-uri", "http://kasei.us/2009/09/sparql/data/data2.rdf")
+endpoint.setQuery("INSERT { GRAPH <http://example.org/found> { ?s <found> true } } WHERE { ?s a ?type }")
+endpoint.query()
+reader = SPARQLWrapper(sys.argv[1])
+reader.setQuery("SELECT ?s ?p WHERE { GRAPH <http://example.org/found> { ?s ?p true } }")
+reader.setReturnFormat(JSON)
+for row in reader.query().convert()["results"]["bindings"]:
+    print(row["s"]["value"], row["p"]["value"])
+"#;
+    let output = match std::process::Command::new("python3")
+        .args(["-c", script, &server.url("/sparql"), BEARER.1])
+        .output()
+    {
+        Ok(output)
+            if String::from_utf8_lossy(&output.stderr)
+                .contains("No module named 'SPARQLWrapper'") =>
+        {
+            if std::env::var("IHIGRAPH_SKIP_CLIENTS").is_ok_and(|value| value == "1") {
+                return;
+            }
+            panic!(
+                "SPARQLWrapper is missing: pip install SPARQLWrapper (or .ci/bootstrap), or set IHIGRAPH_SKIP_CLIENTS=1"
+            );
+        }
+        Ok(output) => output,
+        Err(error) => panic!("python3 cannot run ({error}); set IHIGRAPH_SKIP_CLIENTS=1 to skip"),
+    };
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Only data2 was the WHERE's default graph; <found> resolved against the endpoint.
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("{DATA}2.rdf {}\n", server.url("/found"))
+    );
+}

@@ -715,7 +715,10 @@ fn every_write_route_refuses_before_the_body() {
         ("DELETE /sessions/x", ""),
         ("DELETE /memory/x", ""),
         ("POST /sparql", update),
-        ("PUT /store?graph=http%3A%2F%2Fexample.org%2Fg", "Content-Type: text/turtle\r\n"),
+        (
+            "PUT /store?graph=http%3A%2F%2Fexample.org%2Fg",
+            "Content-Type: text/turtle\r\n",
+        ),
         ("POST /store", "Content-Type: text/turtle\r\n"),
         ("DELETE /store?graph=http%3A%2F%2Fexample.org%2Fg", ""),
     ];

@@ -575,6 +575,7 @@ fn own_graphs_are_refused_with_why() {
         ("https://w3id.org/ihigraph/id/memory", "memory"),
         ("https://w3id.org/ihigraph/id/derived/s-1", "derived"),
         ("https://w3id.org/ihigraph/ontology", "ontology"),
+        ("https://w3id.org/ihigraph/id/graph/a/b", "namespace"),
     ] {
         for method in ["PUT", "POST"] {
             let reply = write(method, &at(&server, graph), "application/n-triples", triple);
@@ -595,6 +596,22 @@ fn own_graphs_are_refused_with_why() {
         let reply = write(method, &server.url("/store?default"), "text/turtle", triple);
         assert_eq!(reply.status, 403, "{method}: {}", reply.body);
     }
+    // A session claimed outside its graph would be listed as one, without its record.
+    let claim = "<http://example.org/c> <https://w3id.org/ihigraph/ontology#sessionId> \"s-1\" .\n";
+    let reply = write(
+        "PUT",
+        &at(&server, "http://example.org/g"),
+        "application/n-triples",
+        claim,
+    );
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains("https://w3id.org/ihigraph/id/graph/s-1"),
+        "{}",
+        reply.body
+    );
 }
 
 /// Writes need the token and --allow-update; hostile requests get a 4xx that says why.

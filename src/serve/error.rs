@@ -131,6 +131,7 @@ impl From<StoreError> for ApiError {
             | StoreError::DatasetConflict => StatusCode::BAD_REQUEST,
             StoreError::NoSearchIndex { .. } => StatusCode::NOT_IMPLEMENTED,
             StoreError::NotOtherGraph { .. } => StatusCode::FORBIDDEN,
+            StoreError::SessionOutsideItsGraph { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(_) => StatusCode::BAD_GATEWAY,
             _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -80,6 +80,18 @@ pub enum StoreError {
         /// What ihigraph keeps there.
         holds: &'static str,
     },
+    /// Triples that name a session were given for a graph that is not its graph.
+    #[error(
+        "the triples name session {session_id:?} (ihi:sessionId): a session is written at its own graph {expected}, not at {graph}"
+    )]
+    SessionOutsideItsGraph {
+        /// The graph they were given for.
+        graph: String,
+        /// The session they name.
+        session_id: String,
+        /// The session's graph.
+        expected: String,
+    },
     /// A SPARQL update failed while running; nothing of it was written.
     #[error("SPARQL update failed")]
     UpdateEvaluation(#[source] UpdateEvaluationError),

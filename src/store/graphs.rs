@@ -42,6 +42,8 @@ impl HistoryStore {
             GraphRole::Own("an ontology of ihigraph's")
         } else if scheme.derived_graph_of(name).is_some() {
             GraphRole::Session
+        } else if name.as_str().starts_with(scheme.base()) {
+            GraphRole::Own("a name in ihigraph's namespace, where it names its own graphs")
         } else {
             GraphRole::Other
         }
@@ -69,6 +71,7 @@ impl HistoryStore {
         triples: Vec<Triple>,
     ) -> Result<bool, StoreError> {
         self.only_other(graph)?;
+        self.no_session_in(graph, &triples)?;
         let existed = self.backend.contains_graph(graph.as_ref())?;
         let quads = in_graph(graph, triples);
         self.backend
@@ -84,6 +87,7 @@ impl HistoryStore {
         triples: Vec<Triple>,
     ) -> Result<bool, StoreError> {
         self.only_other(graph)?;
+        self.no_session_in(graph, &triples)?;
         let existed = self.backend.contains_graph(graph.as_ref())?;
         self.backend.change(&[], &in_graph(graph, triples))?;
         Ok(existed)
@@ -98,6 +102,23 @@ impl HistoryStore {
         self.backend
             .replace_graphs(&[GraphName::NamedNode(graph.clone())], Vec::new())?;
         Ok(true)
+    }
+
+    /// Refuses triples that claim a session (`ihi:sessionId`) for a graph that is not
+    /// that session's: the store would list it as one, without its record or checks.
+    fn no_session_in(&self, graph: &NamedNode, triples: &[Triple]) -> Result<(), StoreError> {
+        let claimed = triples.iter().find_map(|triple| match &triple.object {
+            Term::Literal(id) if triple.predicate == ihi::SESSION_ID => Some(id.value()),
+            _ => None,
+        });
+        match claimed {
+            None => Ok(()),
+            Some(id) => Err(StoreError::SessionOutsideItsGraph {
+                graph: graph.as_str().to_owned(),
+                session_id: id.to_owned(),
+                expected: self.scheme.session_graph(id).as_str().to_owned(),
+            }),
+        }
     }
 
     fn only_other(&self, graph: &NamedNode) -> Result<(), StoreError> {
@@ -159,6 +180,8 @@ mod tests {
         ));
         let other = NamedNode::new_unchecked("http://example.org/g");
         assert_eq!(role(other.clone()), GraphRole::Other);
+        let namespace = NamedNode::new_unchecked(format!("{}graph/a/b", scheme.base()));
+        assert!(matches!(role(namespace), GraphRole::Own(_)));
 
         let triple = |o: &str| {
             Triple::new(
@@ -190,6 +213,15 @@ mod tests {
         assert!(!store.drop_other_graph(&other).unwrap());
         assert_eq!(store.graph_quads(&graph).unwrap(), None);
 
+        let claim = Triple::new(
+            NamedNode::new_unchecked("http://example.org/c"),
+            ihi::SESSION_ID,
+            oxigraph::model::Literal::new_simple_literal("s"),
+        );
+        assert!(matches!(
+            store.add_to_other_graph(&other, vec![claim]),
+            Err(StoreError::SessionOutsideItsGraph { .. })
+        ));
         let session = scheme.session_graph("s");
         assert!(matches!(
             store.replace_other_graph(&session, vec![triple("http://a")]),

@@ -107,6 +107,7 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::UpdateEvaluation(_)
         | StoreError::DatasetConflict
         | StoreError::NotOtherGraph { .. }
+        | StoreError::SessionOutsideItsGraph { .. }
         | StoreError::BaseIri { .. }
         | StoreError::UnknownSession { .. }
         | StoreError::SearchQuery { .. }

@@ -64,7 +64,9 @@ impl HistoryStore {
     }
 
     /// Replaces a graph that is none of ihigraph's with `triples`, in one atomic step;
-    /// whether it existed before. An empty graph is no graph.
+    /// whether it existed before. An empty graph is no graph. Only the difference is
+    /// written, in one batch (a transaction that rewrote the graph took 19 s for 100,000
+    /// new triples in a debug build).
     pub fn replace_other_graph(
         &self,
         graph: &NamedNode,
@@ -72,10 +74,20 @@ impl HistoryStore {
     ) -> Result<bool, StoreError> {
         self.only_other(graph)?;
         self.no_session_in(graph, &triples)?;
-        let existed = self.backend.contains_graph(graph.as_ref())?;
+        let name = GraphName::NamedNode(graph.clone());
+        let stored = self.graph_quads(&name)?;
+        let existed = stored.is_some();
         let quads = in_graph(graph, triples);
-        self.backend
-            .replace_graphs(&[GraphName::NamedNode(graph.clone())], quads)?;
+        if quads.is_empty() {
+            if existed {
+                self.backend.replace_graphs(&[name], Vec::new())?;
+            }
+            return Ok(existed);
+        }
+        let (removed, added) = super::quad_difference(&stored.unwrap_or_default(), &quads);
+        if !removed.is_empty() || !added.is_empty() {
+            self.backend.change(&removed, &added)?;
+        }
         Ok(existed)
     }
 

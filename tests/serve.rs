@@ -418,7 +418,14 @@ fn the_sparql_protocol_answers_its_three_request_forms() {
         "{}",
         bad.body
     );
-    assert_eq!(get(&server.url("/sparql")).status, 400);
+    // Without parameters, the service description (tests/sparql_protocol.rs reads it).
+    let description = get(&server.url("/sparql"));
+    assert_eq!(description.status, 200);
+    assert!(description.content_type.starts_with("text/turtle"));
+    assert_eq!(
+        get(&server.url("/sparql?default-graph-uri=http%3A%2F%2Fa")).status,
+        400
+    );
     assert_eq!(get(&server.url("/sparql?update=CLEAR%20ALL")).status, 405);
 }
 

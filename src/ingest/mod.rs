@@ -19,6 +19,8 @@ pub use error::{BatchError, IngestError};
 pub use live::{DEFAULT_LIVE_BYTES, LiveSessions};
 pub use otel::{ReceiveError, Received, Rejected, receive, receive_live};
 pub use pipeline::{DEFAULT_BATCH_QUADS, Ingest, IngestEvent, IngestSummary, Refusal};
-pub use prepare::{PreparedDocument, prepare_document, prepare_history};
+pub use prepare::{
+    GraphRefused, PreparedDocument, prepare_document, prepare_graph, prepare_history,
+};
 #[cfg(feature = "watch")]
 pub use watch::{Watch, WatchEvent, WatchSummary};

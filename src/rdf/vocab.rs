@@ -345,6 +345,59 @@ pub mod rdf {
     pub const LABEL: NamedNodeRef<'static> = oxrdf::vocab::rdfs::LABEL;
 }
 
+/// The SPARQL 1.1 Service Description vocabulary (`sd:`), in which `serve` describes its
+/// endpoint; not ihigraph's own, so outside `ontology/*.ttl`.
+pub mod sd {
+    use super::NamedNodeRef;
+    /// The namespace IRI.
+    pub const NAMESPACE: &str = "http://www.w3.org/ns/sparql-service-description#";
+    /// `sd:Service`: a SPARQL endpoint.
+    pub const SERVICE: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#Service");
+    /// `sd:endpoint`: where the service takes requests.
+    pub const ENDPOINT: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#endpoint");
+    /// `sd:supportedLanguage`.
+    pub const SUPPORTED_LANGUAGE: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#supportedLanguage",
+    );
+    /// `sd:SPARQL10Query`.
+    pub const SPARQL10_QUERY: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#SPARQL10Query",
+    );
+    /// `sd:SPARQL11Query`.
+    pub const SPARQL11_QUERY: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#SPARQL11Query",
+    );
+    /// `sd:SPARQL11Update`.
+    pub const SPARQL11_UPDATE: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#SPARQL11Update",
+    );
+    /// `sd:resultFormat`: a format answers are given in.
+    pub const RESULT_FORMAT: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#resultFormat");
+    /// `sd:inputFormat`: a format the service reads.
+    pub const INPUT_FORMAT: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#inputFormat");
+    /// `sd:feature`.
+    pub const FEATURE: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#feature");
+    /// `sd:Feature`: the class of features.
+    pub const FEATURE_CLASS: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/sparql-service-description#Feature");
+    /// `sd:UnionDefaultGraph`: a query's default graph is the merge of the named graphs.
+    pub const UNION_DEFAULT_GRAPH: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#UnionDefaultGraph",
+    );
+    /// `sd:defaultEntailmentRegime`.
+    pub const DEFAULT_ENTAILMENT_REGIME: NamedNodeRef<'static> = NamedNodeRef::new_unchecked(
+        "http://www.w3.org/ns/sparql-service-description#defaultEntailmentRegime",
+    );
+    /// Simple entailment: what a query sees is what is stored, nothing inferred.
+    pub const SIMPLE_ENTAILMENT: NamedNodeRef<'static> =
+        NamedNodeRef::new_unchecked("http://www.w3.org/ns/entailment/Simple");
+}
+
 /// The prefixes of exports, query results and the `ontology` listing.
 pub const PREFIXES: &[(&str, &str)] = &[
     ("ch", ch::NAMESPACE),

@@ -126,8 +126,12 @@ impl From<StoreError> for ApiError {
             | StoreError::SingleGraphFormat { .. }
             | StoreError::QueryEvaluation(_)
             | StoreError::SearchQuery { .. }
-            | StoreError::UpdateEvaluation(_) => StatusCode::BAD_REQUEST,
+            | StoreError::UpdateEvaluation(_)
+            | StoreError::BaseIri { .. }
+            | StoreError::DatasetConflict => StatusCode::BAD_REQUEST,
             StoreError::NoSearchIndex { .. } => StatusCode::NOT_IMPLEMENTED,
+            StoreError::NotOtherGraph { .. } => StatusCode::FORBIDDEN,
+            StoreError::SessionOutsideItsGraph { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(_) => StatusCode::BAD_GATEWAY,
             _ => StatusCode::INTERNAL_SERVER_ERROR,

@@ -16,8 +16,10 @@
 mod auth;
 mod budget;
 mod connections;
+mod description;
 mod door;
 mod error;
+mod graph_store;
 mod limits;
 mod mcp;
 mod memory;
@@ -244,6 +246,7 @@ pub fn router(
     Router::new()
         .route("/healthz", get(health))
         .merge(sparql::routes())
+        .merge(graph_store::routes())
         .merge(sessions::routes())
         .merge(memory::routes())
         .merge(queries::routes())
@@ -256,6 +259,26 @@ pub fn router(
         .with_state(state.clone())
         .layer(middleware::from_fn_with_state(state, door::front_door))
         .layer(middleware::from_fn_with_state(log, log_request))
+}
+
+/// The URL of the endpoint a request reached, as the client named it (`http://`, its
+/// `Host` or absolute URI, the path): the base IRI of the SPARQL texts sent to `/sparql`
+/// (the SPARQL 1.1 Protocol leaves the base to the service, "which MAY be the service
+/// endpoint"), and of the graphs named at `/store`. The front door has checked the host
+/// is one the server answers to. Behind a TLS proxy the scheme is still `http`: the
+/// server cannot tell.
+pub(crate) fn endpoint_url(uri: &axum::http::Uri, headers: &axum::http::HeaderMap) -> String {
+    let host = uri
+        .authority()
+        .map(|authority| authority.as_str().to_owned())
+        .or_else(|| {
+            headers
+                .get(axum::http::header::HOST)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| "localhost".to_owned());
+    format!("http://{host}{}", uri.path())
 }
 
 /// How a server stopped.
@@ -281,7 +304,7 @@ async fn health(State(state): State<AppState>) -> Response {
 
 async fn not_found(request: Request) -> ApiError {
     ApiError::not_found(format!(
-        "nothing at {} {}: see /sparql, /sessions, /queries, /mcp, /healthz",
+        "nothing at {} {}: see /sparql, /store, /sessions, /queries, /mcp, /healthz",
         request.method(),
         request.uri().path()
     ))

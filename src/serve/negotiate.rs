@@ -73,6 +73,17 @@ pub(crate) fn content_type(headers: &HeaderMap) -> String {
         .to_ascii_lowercase()
 }
 
+/// The `charset` parameter of a request body's media type, when it has one.
+pub(crate) fn charset(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    value.split(';').skip(1).find_map(|parameter| {
+        let (name, value) = parameter.split_once('=')?;
+        name.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| value.trim().trim_matches('"').to_owned())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,16 +2,16 @@
 //! query itself; updates by POST, with the token and `--allow-update`. Answers in the
 //! format the `Accept` header prefers; a query has a time limit and a row limit.
 
-use super::negotiate::{choose, content_type};
-use super::{ApiError, AppState, auth};
+use super::negotiate::{charset, choose, content_type};
+use super::{ApiError, AppState, auth, description, endpoint_url};
 use crate::query::{
     GraphFormat, MAX_NESTING, ResultsFormat, ResultsShape, check_nesting, write_results_shaped,
 };
-use crate::store::{HistoryStore, QueryOptions, StoreError};
+use crate::store::{HistoryStore, QueryOptions, StoreError, UpdateOptions};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use oxigraph::model::NamedNode;
@@ -47,32 +47,54 @@ enum Operation {
         default_graphs: Vec<NamedNode>,
         named_graphs: Vec<NamedNode>,
     },
-    Update(String),
+    Update {
+        text: String,
+        using_graphs: Vec<NamedNode>,
+        using_named_graphs: Vec<NamedNode>,
+    },
+    /// A GET without parameters: the service description.
+    Describe,
 }
 
 async fn sparql_get(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
+    uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
-    answer(&state, operation, &headers).await
+    answer(&state, operation, &endpoint_url(&uri, &headers), &headers).await
 }
 
 async fn sparql_post(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
+    uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let url = query.as_deref().unwrap_or("");
+    check_charset(&headers)?;
     let operation = operation(&Method::POST, url, Some((&content_type(&headers), &body)))?;
-    answer(&state, operation, &headers).await
+    answer(&state, operation, &endpoint_url(&uri, &headers), &headers).await
+}
+
+/// Refuses a body in another character set than UTF-8, the only one SPARQL texts are
+/// sent in (SPARQL 1.1 Protocol §2.1.2, §2.2.2).
+fn check_charset(headers: &HeaderMap) -> Result<(), ApiError> {
+    match charset(headers) {
+        Some(charset) if !charset.eq_ignore_ascii_case("utf-8") => Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("the body's charset is {charset:?}: a SPARQL text is sent in UTF-8"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 async fn answer(
     state: &AppState,
     operation: Operation,
+    base: &str,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     match operation {
@@ -81,10 +103,11 @@ async fn answer(
             default_graphs,
             named_graphs,
         } => {
-            let shape = shape_for(&text, headers, state.options.max_results)?;
+            let shape = shape_for(&text, base, headers, state.options.max_results)?;
             let options = QueryOptions {
                 default_graphs,
                 named_graphs,
+                base_iri: Some(base.to_owned()),
                 cancel: None,
             };
             run_query(state, shape, move |store, cancel| {
@@ -103,7 +126,11 @@ async fn answer(
             })
             .await
         }
-        Operation::Update(text) => {
+        Operation::Update {
+            text,
+            using_graphs,
+            using_named_graphs,
+        } => {
             if !state.options.allow_update {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -111,18 +138,39 @@ async fn answer(
                 ));
             }
             auth::may_write(&state.options, headers)?;
-            state.write(move |store| Ok(store.update(&text)?)).await?;
+            let options = UpdateOptions {
+                using_graphs,
+                using_named_graphs,
+                base_iri: Some(base.to_owned()),
+            };
+            state
+                .write(move |store| Ok(store.update_with(&text, &options)?))
+                .await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
+        Operation::Describe => description::answer(state, base, headers),
     }
 }
 
 /// The answer's shape: a query's form decides between the results and the graph
 /// formats, and the `Accept` header within them.
-fn shape_for(text: &str, headers: &HeaderMap, max_rows: usize) -> Result<Shaped, ApiError> {
+fn shape_for(
+    text: &str,
+    base: &str,
+    headers: &HeaderMap,
+    max_rows: usize,
+) -> Result<Shaped, ApiError> {
     // Nothing is parsed that nests deeper than the parser's stack holds.
     check_nesting(text, MAX_NESTING).map_err(|error| ApiError::bad_request(error.to_string()))?;
-    let graph_form = match SparqlParser::new().parse_query(text) {
+    let parsed = SparqlParser::new()
+        .with_base_iri(base)
+        .map_err(|error| {
+            ApiError::bad_request(format!(
+                "the endpoint's URL {base:?} is not an IRI: {error}"
+            ))
+        })?
+        .parse_query(text);
+    let graph_form = match parsed {
         Ok(query) => matches!(query, Query::Construct { .. } | Query::Describe { .. }),
         // The store tells what is wrong with the text.
         Err(_) => false,
@@ -231,51 +279,79 @@ fn operation(
             }
         }
     }
-    let mut query = None;
-    let mut update = None;
-    let mut default_graphs = Vec::new();
-    let mut named_graphs = Vec::new();
+    if *method == Method::GET && parameters.is_empty() {
+        return Ok(Operation::Describe);
+    }
+    let mut given = Given::default();
     for (name, value) in parameters {
-        match name.as_str() {
-            "query" => set_once(&mut query, "query", value)?,
-            "update" => set_once(&mut update, "update", value)?,
-            "default-graph-uri" => default_graphs.push(graph_iri(&name, &value)?),
-            "named-graph-uri" => named_graphs.push(graph_iri(&name, &value)?),
-            "using-graph-uri" | "using-named-graph-uri" => {
-                return Err(ApiError::bad_request(format!(
-                    "{name} is not supported: write USING or USING NAMED in the update itself"
-                )));
-            }
-            _ => {}
-        }
+        given.take(&name, value)?;
     }
     match direct {
-        Some(("query", text)) => set_once(&mut query, "query", text)?,
-        Some((_, text)) => set_once(&mut update, "update", text)?,
+        Some(("query", text)) => set_once(&mut given.query, "query", text)?,
+        Some((_, text)) => set_once(&mut given.update, "update", text)?,
         None => {}
     }
-    match (query, update) {
-        (Some(_), Some(_)) => Err(ApiError::bad_request(
-            "a request holds a query or an update, not both",
-        )),
-        (Some(text), None) => Ok(Operation::Query {
-            text,
-            default_graphs,
-            named_graphs,
-        }),
-        (None, Some(_)) if *method == Method::GET => Err(ApiError::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "an update is sent by POST, never by GET",
-        )),
-        (None, Some(text)) if default_graphs.is_empty() && named_graphs.is_empty() => {
-            Ok(Operation::Update(text))
+    given.operation(method)
+}
+
+/// The protocol's parameters of one request, as given.
+#[derive(Default)]
+struct Given {
+    query: Option<String>,
+    update: Option<String>,
+    default_graphs: Vec<NamedNode>,
+    named_graphs: Vec<NamedNode>,
+    using_graphs: Vec<NamedNode>,
+    using_named_graphs: Vec<NamedNode>,
+}
+
+impl Given {
+    /// Takes one parameter; those the protocol does not name are left (clients send
+    /// their own).
+    fn take(&mut self, name: &str, value: String) -> Result<(), ApiError> {
+        match name {
+            "query" => set_once(&mut self.query, "query", value)?,
+            "update" => set_once(&mut self.update, "update", value)?,
+            "default-graph-uri" => self.default_graphs.push(graph_iri(name, &value)?),
+            "named-graph-uri" => self.named_graphs.push(graph_iri(name, &value)?),
+            "using-graph-uri" => self.using_graphs.push(graph_iri(name, &value)?),
+            "using-named-graph-uri" => self.using_named_graphs.push(graph_iri(name, &value)?),
+            _ => {}
         }
-        (None, Some(_)) => Err(ApiError::bad_request(
-            "default-graph-uri and named-graph-uri are for queries; an update names its graphs itself",
-        )),
-        (None, None) => Err(ApiError::bad_request(
-            "no query: give query= (GET or a POSTed form), a POSTed application/sparql-query, or an update",
-        )),
+        Ok(())
+    }
+
+    fn operation(self, method: &Method) -> Result<Operation, ApiError> {
+        let query_dataset = !self.default_graphs.is_empty() || !self.named_graphs.is_empty();
+        let update_dataset = !self.using_graphs.is_empty() || !self.using_named_graphs.is_empty();
+        match (self.query, self.update) {
+            (Some(_), Some(_)) => Err(ApiError::bad_request(
+                "a request holds a query or an update, not both",
+            )),
+            (Some(_), None) if update_dataset => Err(ApiError::bad_request(
+                "using-graph-uri and using-named-graph-uri are for updates; a query's dataset is default-graph-uri and named-graph-uri",
+            )),
+            (Some(text), None) => Ok(Operation::Query {
+                text,
+                default_graphs: self.default_graphs,
+                named_graphs: self.named_graphs,
+            }),
+            (None, Some(_)) if *method == Method::GET => Err(ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "an update is sent by POST, never by GET",
+            )),
+            (None, Some(_)) if query_dataset => Err(ApiError::bad_request(
+                "default-graph-uri and named-graph-uri are for queries; an update's dataset is using-graph-uri and using-named-graph-uri",
+            )),
+            (None, Some(text)) => Ok(Operation::Update {
+                text,
+                using_graphs: self.using_graphs,
+                using_named_graphs: self.using_named_graphs,
+            }),
+            (None, None) => Err(ApiError::bad_request(
+                "no query: give query= (GET or a POSTed form), a POSTed application/sparql-query, or an update; a GET without parameters gives the service description",
+            )),
+        }
     }
 }
 
@@ -304,7 +380,7 @@ mod tests {
                 default_graphs,
                 named_graphs,
             } => (text, default_graphs.len(), named_graphs.len()),
-            Operation::Update(_) => panic!("an update"),
+            _ => panic!("not a query"),
         }
     }
 
@@ -341,7 +417,7 @@ mod tests {
             Some(("application/sparql-update", &body)),
         )
         .unwrap();
-        assert!(matches!(update, Operation::Update(text) if text == "CLEAR ALL"));
+        assert!(matches!(update, Operation::Update { text, .. } if text == "CLEAR ALL"));
         let status = |result: Result<Operation, ApiError>| result.err().map(|error| error.status);
         assert_eq!(
             status(operation(&Method::GET, "update=CLEAR%20ALL", None)),
@@ -351,8 +427,24 @@ mod tests {
             status(operation(&Method::GET, "query=a&query=b", None)),
             Some(StatusCode::BAD_REQUEST)
         );
+        assert!(matches!(
+            operation(&Method::GET, "", None),
+            Ok(Operation::Describe)
+        ));
         assert_eq!(
-            status(operation(&Method::GET, "", None)),
+            status(operation(
+                &Method::GET,
+                "default-graph-uri=http%3A%2F%2Fa",
+                None
+            )),
+            Some(StatusCode::BAD_REQUEST)
+        );
+        assert_eq!(
+            status(operation(
+                &Method::GET,
+                "query=ASK%7B%7D&using-graph-uri=http%3A%2F%2Fa",
+                None
+            )),
             Some(StatusCode::BAD_REQUEST)
         );
         assert_eq!(

@@ -57,6 +57,41 @@ pub enum StoreError {
     /// A SPARQL update was given where only queries are allowed.
     #[error("this is a SPARQL update, and queries are read-only: run it as an update")]
     UpdateNotAllowed,
+    /// The base IRI given for a query's or an update's relative IRIs is not an IRI.
+    #[error("the base IRI {base:?} is not an absolute IRI")]
+    BaseIri {
+        /// The base given.
+        base: String,
+        /// Why it is not one.
+        #[source]
+        source: oxiri::IriParseError,
+    },
+    /// An update names its own dataset (`USING`, `USING NAMED`, `WITH`) and was given one
+    /// beside its text too.
+    #[error(
+        "the update names its own dataset (USING, USING NAMED or WITH) and the request gives one too (using-graph-uri, using-named-graph-uri): give one or the other"
+    )]
+    DatasetConflict,
+    /// A graph written as a graph of no concern to ihigraph is one it keeps something in.
+    #[error("{graph} holds {holds}: ihigraph writes it itself")]
+    NotOtherGraph {
+        /// The graph.
+        graph: String,
+        /// What ihigraph keeps there.
+        holds: &'static str,
+    },
+    /// Triples that name a session were given for a graph that is not its graph.
+    #[error(
+        "the triples name session {session_id:?} (ihi:sessionId): a session is written at its own graph {expected}, not at {graph}"
+    )]
+    SessionOutsideItsGraph {
+        /// The graph they were given for.
+        graph: String,
+        /// The session they name.
+        session_id: String,
+        /// The session's graph.
+        expected: String,
+    },
     /// A SPARQL update failed while running; nothing of it was written.
     #[error("SPARQL update failed")]
     UpdateEvaluation(#[source] UpdateEvaluationError),

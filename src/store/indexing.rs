@@ -8,6 +8,7 @@
 //! or dropped. Only a store ihigraph keeps alone has an index
 //! ([`Capabilities::exclusive`](super::Capabilities)).
 
+use super::graphs::session_id_in;
 use super::inference::ReasonedGraph;
 use super::search::{
     HitColumn, IndexedSession, SearchHit, SearchIndex, SearchRequest, SearchService, memory_texts,
@@ -15,7 +16,6 @@ use super::search::{
 };
 use super::{FingerprintRecord, HistoryStore, StoreError};
 use crate::rdf::fingerprint;
-use crate::rdf::vocab::ihi;
 use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolutionIter};
 use std::collections::BTreeSet;
@@ -459,12 +459,4 @@ fn recorded_digest<'a>(
 /// The memory graph's quads have no record of the store's: their own fingerprint.
 fn memory_digest_of(quads: &[Quad]) -> Result<String, StoreError> {
     Ok(fingerprint(quads.iter().map(Quad::as_ref))?.digest)
-}
-
-/// The `SessionID` a session graph's quads give.
-fn session_id_in(quads: &[Quad]) -> Option<String> {
-    quads.iter().find_map(|quad| match &quad.object {
-        Term::Literal(id) if quad.predicate == ihi::SESSION_ID => Some(id.value().to_owned()),
-        _ => None,
-    })
 }

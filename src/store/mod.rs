@@ -10,6 +10,7 @@ mod embedded;
 mod error;
 mod export;
 mod fingerprints;
+mod graphs;
 mod indexing;
 mod inference;
 mod parallel;
@@ -23,6 +24,7 @@ pub use embedded::Embedded;
 pub use error::{SchemeSetting, StoreError, error_chain};
 pub use export::ExportFormat;
 pub use fingerprints::FingerprintRecord;
+pub use graphs::{GraphRole, session_id_in};
 pub use indexing::SEARCH_COLUMNS;
 pub use inference::INFERRED_DIRECTORY;
 pub use remote::{Credentials, Dialect, Endpoint, Limits, Remote, RemoteError, RemoteOptions};
@@ -46,10 +48,10 @@ use oxigraph::sparql::{
     CancellationToken, QueryResults, QuerySolution, QuerySolutionIter, SparqlSyntaxError,
 };
 use rustc_hash::FxBuildHasher;
-use spargebra::Query;
 use spargebra::SparqlParser;
 use spargebra::algebra::{GraphPattern, QueryDataset};
 use spargebra::term::TriplePattern;
+use spargebra::{GraphUpdateOperation, Query, Update};
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -68,13 +70,17 @@ pub struct WriteOutcome {
 }
 
 /// How a query runs, beyond its text: the dataset the SPARQL protocol may give, which
-/// replaces the query's own `FROM` and `FROM NAMED`, and a token that stops it.
+/// replaces the query's own `FROM` and `FROM NAMED`, the base its relative IRIs resolve
+/// against, and a token that stops it.
 #[derive(Clone, Default)]
 pub struct QueryOptions {
     /// The graphs whose merge is the default graph (`default-graph-uri`).
     pub default_graphs: Vec<NamedNode>,
     /// The named graphs the query sees (`named-graph-uri`).
     pub named_graphs: Vec<NamedNode>,
+    /// The IRI relative IRIs resolve against when the text has no `BASE` (none: a
+    /// relative IRI is a syntax error).
+    pub base_iri: Option<String>,
     /// Stops the query when cancelled (the embedded store checks it while it evaluates;
     /// on a server, the request time-out bounds a query instead).
     pub cancel: Option<CancellationToken>,
@@ -85,9 +91,58 @@ impl std::fmt::Debug for QueryOptions {
         f.debug_struct("QueryOptions")
             .field("default_graphs", &self.default_graphs)
             .field("named_graphs", &self.named_graphs)
+            .field("base_iri", &self.base_iri)
             .field("cancel", &self.cancel.is_some())
             .finish()
     }
+}
+
+/// How an update runs, beyond its text: the dataset the SPARQL protocol may give to its
+/// `WHERE` clauses (`using-graph-uri`, `using-named-graph-uri`, as `USING` and `USING
+/// NAMED` would), and the base its relative IRIs resolve against.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateOptions {
+    /// The graphs whose merge is the default graph of each `WHERE` (`using-graph-uri`).
+    pub using_graphs: Vec<NamedNode>,
+    /// The named graphs each `WHERE` sees (`using-named-graph-uri`).
+    pub using_named_graphs: Vec<NamedNode>,
+    /// The IRI relative IRIs resolve against when the text has no `BASE`.
+    pub base_iri: Option<String>,
+}
+
+/// A SPARQL parser that resolves relative IRIs against `base`, when one is given.
+fn parser_with_base(base: Option<&str>) -> Result<SparqlParser, StoreError> {
+    let parser = SparqlParser::new();
+    match base {
+        None => Ok(parser),
+        Some(base) => parser
+            .with_base_iri(base)
+            .map_err(|source| StoreError::BaseIri {
+                base: base.to_owned(),
+                source,
+            }),
+    }
+}
+
+/// Gives every `DELETE`/`INSERT ... WHERE` of `update` the protocol's dataset; refused
+/// when one names its own (`USING`, `USING NAMED` or `WITH`: SPARQL 1.1 Protocol
+/// §2.2.3). The other operations read no dataset.
+fn set_using(update: &mut Update, options: &UpdateOptions) -> Result<(), StoreError> {
+    if options.using_graphs.is_empty() && options.using_named_graphs.is_empty() {
+        return Ok(());
+    }
+    for operation in &mut update.operations {
+        if let GraphUpdateOperation::DeleteInsert { using, .. } = operation {
+            if using.is_some() {
+                return Err(StoreError::DatasetConflict);
+            }
+            *using = Some(QueryDataset {
+                default: options.using_graphs.clone(),
+                named: Some(options.using_named_graphs.clone()),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A store of interaction histories.
@@ -806,10 +861,33 @@ impl HistoryStore {
     /// hold for what ihigraph wrote. On the embedded store `LOAD` and `SERVICE` fail:
     /// Oxigraph is built without its HTTP client.
     pub fn update(&self, sparql: &str) -> Result<(), StoreError> {
+        self.update_with(sparql, &UpdateOptions::default())
+    }
+
+    /// [`update`](Self::update) with a dataset for its `WHERE` clauses and a base IRI, as
+    /// the SPARQL protocol gives them: [`StoreError::DatasetConflict`] when the text names
+    /// its own dataset too, and nothing is written.
+    ///
+    /// ```
+    /// use ihigraph::store::UpdateOptions;
+    /// use ihigraph::{HistoryStore, StoreError};
+    /// let store = HistoryStore::in_memory(&Default::default())?;
+    /// let options = UpdateOptions {
+    ///     base_iri: Some("http://example.org/base/".to_owned()),
+    ///     ..UpdateOptions::default()
+    /// };
+    /// store.update_with("INSERT DATA { GRAPH <g> { <s> <p> <o> } }", &options)?;
+    /// let ask = "ASK { GRAPH <http://example.org/base/g> { <http://example.org/base/s> ?p ?o } }";
+    /// let oxigraph::sparql::QueryResults::Boolean(found) = store.query(ask)? else { unreachable!() };
+    /// assert!(found);
+    /// # Ok::<_, StoreError>(())
+    /// ```
+    pub fn update_with(&self, sparql: &str, options: &UpdateOptions) -> Result<(), StoreError> {
         check_nesting(sparql, MAX_NESTING)?;
-        let mut update = SparqlParser::new()
+        let mut update = parser_with_base(options.base_iri.as_deref())?
             .parse_update(sparql)
             .map_err(StoreError::QuerySyntax)?;
+        set_using(&mut update, options)?;
         let touched = self.before_update(digests::touched_by(&update))?;
         self.forget_derived(&mut update)?;
         self.backend.update(update)?;
@@ -1012,7 +1090,7 @@ impl std::fmt::Debug for HistoryStore {
 /// dataset the options give.
 fn parse_query(sparql: &str, options: &QueryOptions) -> Result<Query, StoreError> {
     check_nesting(sparql, MAX_NESTING)?;
-    let mut query = SparqlParser::new()
+    let mut query = parser_with_base(options.base_iri.as_deref())?
         .parse_query(sparql)
         .map_err(|error| update_or_syntax(sparql, error))?;
     if !options.default_graphs.is_empty() || !options.named_graphs.is_empty() {

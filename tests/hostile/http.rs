@@ -365,6 +365,8 @@ fn odd_host_headers_are_refused_on_every_route() {
         "/sessions",
         session.as_str(),
         "/sparql?query=ASK%7B%7D",
+        "/sparql",
+        "/store?default",
         "/queries",
         "/mcp",
         "/no-such-path",
@@ -713,6 +715,12 @@ fn every_write_route_refuses_before_the_body() {
         ("DELETE /sessions/x", ""),
         ("DELETE /memory/x", ""),
         ("POST /sparql", update),
+        (
+            "PUT /store?graph=http%3A%2F%2Fexample.org%2Fg",
+            "Content-Type: text/turtle\r\n",
+        ),
+        ("POST /store", "Content-Type: text/turtle\r\n"),
+        ("DELETE /store?graph=http%3A%2F%2Fexample.org%2Fg", ""),
     ];
     for (request, headers) in writes {
         let wrong = format!("{headers}Authorization: Bearer not-{TOKEN}\r\n");

@@ -105,6 +105,10 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::TooDeep(_)
         | StoreError::QueryEvaluation(_)
         | StoreError::UpdateEvaluation(_)
+        | StoreError::DatasetConflict
+        | StoreError::NotOtherGraph { .. }
+        | StoreError::SessionOutsideItsGraph { .. }
+        | StoreError::BaseIri { .. }
         | StoreError::UnknownSession { .. }
         | StoreError::SearchQuery { .. }
         | StoreError::Retrieve(_) => Status::Refused,

@@ -356,3 +356,79 @@ fn memory_items_and_new_sessions_are_reasoned_about() {
     assert!(!inferred.is_empty());
     assert_eq!(inferred, asserted);
 }
+
+/// A canned query's rows, as sorted TSV lines.
+fn canned(store: &Path, name: &str) -> Vec<String> {
+    let output = ihigraph(store)
+        .args(["query", name, "--format", "tsv"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    rows(&output.stdout)
+}
+
+#[test]
+fn the_canned_queries_that_need_reasoning_read_what_it_entails() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("store");
+    // A session whose last turn awaits its response: the one turn without an answer.
+    let mut awaiting = common::example("code-review-abc.json");
+    awaiting["SessionID"] = "awaiting".into();
+    let last = awaiting["Turns"].as_array().unwrap().len() - 1;
+    awaiting["Turns"][last]["BKNResponse"] = serde_json::json!({});
+    let file = directory.path().join("awaiting.json");
+    std::fs::write(&file, awaiting.to_string()).unwrap();
+    ingest_examples_and_corpus(&store, &[file], 4, 11);
+    // Without reasoning, they are refused, saying why.
+    ihigraph(&store)
+        .args(["query", "tools-by-session"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("reasoning on"));
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success();
+
+    // The tools each session used, by the chain, as the asserted path gives them.
+    let asserted = sparql(
+        &store,
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> \
+         SELECT DISTINCT ?session ?agent ?tool WHERE { GRAPH ?g { ?c ihi:sessionId ?session ; \
+         ihi:mInstanceId ?agent ; ch:hasTurn/ch:involvesToolInvocation/ch:usesTool ?t . \
+         ?t rdfs:label ?tool } }",
+        false,
+    );
+    assert!(asserted.len() > 10);
+    assert_eq!(canned(&store, "tools-by-session"), asserted);
+
+    // Turns and sessions per agent, as the roles query counts them per role.
+    let per_agent: Vec<String> = canned(&store, "sessions-by-agent")
+        .iter()
+        .map(|row| {
+            let cells: Vec<&str> = row.split('\t').collect();
+            format!("{}\t{}\t{}", cells[0], cells[3], cells[2])
+        })
+        .collect();
+    let mut per_role = canned(&store, "roles");
+    per_role.sort();
+    let mut per_agent = per_agent;
+    per_agent.sort();
+    assert_eq!(per_agent, per_role);
+    assert!(
+        canned(&store, "sessions-by-agent")
+            .iter()
+            .any(|row| row.starts_with("\"H-User\"\t<http://www.w3.org/ns/prov#Person>"))
+    );
+
+    // The one turn that got no answer.
+    let role = awaiting["Turns"][last]["Role"].as_str().unwrap();
+    assert_eq!(
+        canned(&store, "unanswered-turns"),
+        vec![format!("\"awaiting\"\t{last}\t\"{role}\"\ttrue")]
+    );
+}

@@ -31,6 +31,10 @@ pub struct CannedQuery {
     pub sparql: &'static str,
     /// What the query reads when it is given a `session`.
     pub scope: SessionScope,
+    /// Whether it reads what the ontologies entail (`ihigraph reasoning on`): it then
+    /// runs over the sessions with their entailments, and on a store that does not
+    /// reason it is refused, saying so.
+    pub inferred: bool,
 }
 
 /// What a canned query reads when it is given a `session`.
@@ -291,6 +295,7 @@ pub const RECENT_TURNS: CannedQuery = CannedQuery {
     parameters: &[SESSION_REQUIRED, count("10")],
     sparql: include_str!("../../queries/recent-turns.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// The columns of [`RECENT_TURNS`], in order.
@@ -335,6 +340,7 @@ pub const TOOL_USAGE: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/tool-usage.rq"),
     scope: SessionScope::GraphAs(include_str!("../../queries/one-session/tool-usage.rq")),
+    inferred: false,
 };
 
 /// `tool-stats`: per tool, calls, failures, calls without result, sessions, first and
@@ -345,6 +351,7 @@ pub const TOOL_STATS: CannedQuery = CannedQuery {
     parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/tool-stats.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `sessions`: the stored sessions.
@@ -362,6 +369,7 @@ pub const SESSIONS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/sessions.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `transcript`: a session's turns in order, with texts and tool calls.
@@ -371,6 +379,7 @@ pub const TRANSCRIPT: CannedQuery = CannedQuery {
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/transcript.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `payloads`: a session's turns in order, with their payloads as stored.
@@ -380,6 +389,7 @@ pub const PAYLOADS: CannedQuery = CannedQuery {
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/payloads.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `newest-payloads`: a session's newest turns with their payloads as stored.
@@ -400,6 +410,7 @@ pub const NEWEST_PAYLOADS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/newest-payloads.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `turn-places`: where a session's turns sit in its document.
@@ -409,6 +420,7 @@ pub const TURN_PLACES: CannedQuery = CannedQuery {
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/turn-places.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `search`: turns whose prompt or answer matches a search, best first, from the
@@ -419,6 +431,7 @@ pub const SEARCH: CannedQuery = CannedQuery {
     parameters: SEARCH_PARAMETERS,
     sparql: include_str!("../../queries/search.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// [`SEARCH`] where the store has no full-text index: the same parameters, and the same
@@ -429,6 +442,7 @@ pub const SEARCH_SCAN: CannedQuery = CannedQuery {
     parameters: SEARCH_PARAMETERS,
     sparql: include_str!("../../queries/scan/search.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 const SEARCH_PARAMETERS: &[Parameter] = &[
@@ -452,6 +466,7 @@ pub const USER_STATE: CannedQuery = CannedQuery {
     parameters: &[SESSION_REQUIRED],
     sparql: include_str!("../../queries/user-state.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `instructions`: turns triggered by an AUC instruction.
@@ -469,6 +484,7 @@ pub const INSTRUCTIONS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/instructions.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `roles`: per role, turns and sessions.
@@ -478,6 +494,7 @@ pub const ROLES: CannedQuery = CannedQuery {
     parameters: &[SESSION_OPTIONAL],
     sparql: include_str!("../../queries/roles.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `memory-items`: the `jido:MemoryItem`s with their most specific class.
@@ -497,6 +514,7 @@ pub const MEMORY_ITEMS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/memory-items.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `memories`: the memory items `remember` made, with the turns they came from.
@@ -531,6 +549,7 @@ pub const MEMORIES: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/memories.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `keyed-items`: the memory items kept under a namespace and a key
@@ -548,6 +567,7 @@ pub const KEYED_ITEMS: CannedQuery = CannedQuery {
     }],
     sparql: include_str!("../../queries/keyed-items.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `design-recent-turns`: Query 1 of the ontology design, parameterised and fixed to
@@ -568,6 +588,7 @@ pub const DESIGN_RECENT_TURNS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/design-recent-turns.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `design-tool-invocations`: Query 2 of the ontology design, parameterised.
@@ -592,6 +613,7 @@ pub const DESIGN_TOOL_INVOCATIONS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/design-tool-invocations.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-activity`: per session, period and role, the turns, tool calls, failures, and
@@ -614,6 +636,7 @@ pub const REPORT_ACTIVITY: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/report-activity.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-span`: the first and last time of the turns, from which the report takes the
@@ -624,6 +647,7 @@ pub const REPORT_SPAN: CannedQuery = CannedQuery {
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-span.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-tools`: per tool over the store, calls, failures, calls without result,
@@ -634,6 +658,7 @@ pub const REPORT_TOOLS: CannedQuery = CannedQuery {
     parameters: &[CALLS_SINCE, CALLS_UNTIL],
     sparql: include_str!("../../queries/report-tools.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-turn-times`: per turn, its session, index and time.
@@ -643,6 +668,7 @@ pub const REPORT_TURN_TIMES: CannedQuery = CannedQuery {
     parameters: &[TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/report-turn-times.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-failing-arguments`: the tool-call arguments that fail most often.
@@ -659,6 +685,7 @@ pub const REPORT_FAILING_ARGUMENTS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/report-failing-arguments.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `report-memory`: how many memory items were made from the sessions.
@@ -677,6 +704,7 @@ pub const REPORT_MEMORY: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/report-memory.rq"),
     scope: SessionScope::Store,
+    inferred: false,
 };
 
 /// `token-usage`: model calls by provider and model, with their tokens and latency.
@@ -686,6 +714,7 @@ pub const TOKEN_USAGE: CannedQuery = CannedQuery {
     parameters: &[SESSION_OPTIONAL, SINCE, UNTIL],
     sparql: include_str!("../../queries/token-usage.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `slow-calls`: model calls and tool runs, slowest first.
@@ -709,6 +738,7 @@ pub const SLOW_CALLS: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/slow-calls.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `tool-latency`: tool runs by tool, with the latency of their spans.
@@ -728,6 +758,7 @@ pub const TOOL_LATENCY: CannedQuery = CannedQuery {
     ],
     sparql: include_str!("../../queries/tool-latency.rq"),
     scope: SessionScope::Graph,
+    inferred: false,
 };
 
 /// `trace-sessions`: the sessions holding the spans of an OpenTelemetry trace.
@@ -742,6 +773,43 @@ pub const TRACE_SESSIONS: CannedQuery = CannedQuery {
     )],
     sparql: include_str!("../../queries/trace-sessions.rq"),
     scope: SessionScope::Store,
+    inferred: false,
+};
+
+/// `tools-by-session`: the tools each session used (inferred, by the property chain
+/// `ihi:usedTool`).
+pub const TOOLS_BY_SESSION: CannedQuery = CannedQuery {
+    name: "tools-by-session",
+    summary: "per session and tool it used: session, agent (M-Instance), tool (needs reasoning on)",
+    parameters: &[
+        SESSION_OPTIONAL,
+        text("agent", "agent", false, "only sessions of this M-Instance"),
+        text("tool", "tool", false, "only this tool name"),
+    ],
+    sparql: include_str!("../../queries/tools-by-session.rq"),
+    scope: SessionScope::Store,
+    inferred: true,
+};
+
+/// `sessions-by-agent`: per PROV agent of the sessions' turns, sessions and turns
+/// (inferred).
+pub const SESSIONS_BY_AGENT: CannedQuery = CannedQuery {
+    name: "sessions-by-agent",
+    summary: "per PROV agent (A-User, H-User, BKN): its kind, sessions and turns (needs reasoning on)",
+    parameters: &[SESSION_OPTIONAL],
+    sparql: include_str!("../../queries/sessions-by-agent.rq"),
+    scope: SessionScope::Store,
+    inferred: true,
+};
+
+/// `unanswered-turns`: the turns that generated nothing (inferred).
+pub const UNANSWERED_TURNS: CannedQuery = CannedQuery {
+    name: "unanswered-turns",
+    summary: "turns that generated no answer: session, turn, role, whether it awaits its response (needs reasoning on)",
+    parameters: &[SESSION_OPTIONAL],
+    sparql: include_str!("../../queries/unanswered-turns.rq"),
+    scope: SessionScope::Store,
+    inferred: true,
 };
 
 /// Every canned query, in the order `ihigraph queries` lists them.
@@ -773,6 +841,9 @@ pub const CANNED_QUERIES: &[CannedQuery] = &[
     TOOL_LATENCY,
     SLOW_CALLS,
     TRACE_SESSIONS,
+    TOOLS_BY_SESSION,
+    SESSIONS_BY_AGENT,
+    UNANSWERED_TURNS,
 ];
 
 #[cfg(test)]

@@ -820,6 +820,16 @@ impl HistoryStore {
         query: &CannedQuery,
         arguments: &Arguments,
     ) -> Result<QueryResults<'static>, StoreError> {
+        self.run_inferred_with(query, arguments, None)
+    }
+
+    /// [`run_inferred`](Self::run_inferred), stopped when `cancel` is cancelled.
+    pub fn run_inferred_with(
+        &self,
+        query: &CannedQuery,
+        arguments: &Arguments,
+        cancel: Option<&CancellationToken>,
+    ) -> Result<QueryResults<'static>, StoreError> {
         let backend = self.inferred_backend()?;
         let query = if *query == SEARCH && self.search.is_none() {
             &SEARCH_SCAN
@@ -828,7 +838,7 @@ impl HistoryStore {
         };
         let mut query = query.bind(arguments, &self.scheme)?;
         self.inline_searches(&mut query)?;
-        backend.select_whole(query, &PageOrder::AsWritten, None)
+        backend.select_whole(query, &PageOrder::AsWritten, cancel)
     }
 
     /// The inferred store's backend, once it holds every session committed.
@@ -925,8 +935,15 @@ impl HistoryStore {
         arguments: &Arguments,
         graphs: &[NamedNode],
     ) -> Result<QueryResults<'static>, StoreError> {
+        let inferred = query.inferred;
         let mut query = query.bind(arguments, &self.scheme)?;
         set_named_graphs(&mut query, graphs.to_vec());
+        if inferred {
+            self.inline_searches(&mut query)?;
+            return self
+                .inferred_backend()?
+                .select_whole(query, &PageOrder::AsWritten, None);
+        }
         self.select_whole(query, None)
     }
 
@@ -937,6 +954,9 @@ impl HistoryStore {
         arguments: &Arguments,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
+        if query.inferred {
+            return self.run_inferred_with(query, arguments, cancel);
+        }
         if query.name == RECENT_TURNS.name {
             let (session, n) = recent_turns_arguments(arguments, &self.scheme)?;
             if let Some(rows) = self.recent_turns_digest(&session, n)? {

@@ -57,6 +57,8 @@ mod guides {
     struct Python;
     #[doc = include_str!("../docs/queries.md")]
     struct Queries;
+    #[doc = include_str!("../docs/reasoning.md")]
+    struct Reasoning;
     #[doc = include_str!("../docs/remote.md")]
     struct Remote;
     #[doc = include_str!("../docs/report.md")]

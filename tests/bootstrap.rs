@@ -101,6 +101,7 @@ fn a_test_run_installs_what_the_tests_need_too() {
             "chromium",
             "python3-venv",
             "pip:owlready2",
+            "pip:owlrl",
             "pip:SPARQLWrapper",
             "pip:oxigraph==",
         ] {
@@ -233,7 +234,12 @@ fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
     );
     assert_eq!(
         pip,
-        ["owlready2", "SPARQLWrapper==2.0.0", "oxigraph==0.5.13"]
+        [
+            "owlready2",
+            "owlrl==7.6.2",
+            "SPARQLWrapper==2.0.0",
+            "oxigraph==0.5.13"
+        ]
     );
     assert_eq!(cargo, "test");
 }

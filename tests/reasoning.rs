@@ -293,7 +293,7 @@ fn a_crash_between_the_two_commits_is_repaired_on_open() {
     // As if the process had died after the store's commit and before the inferred
     // store's: one session's graph is missing there, another's is of an older version.
     {
-        let inferred = oxigraph::store::Store::open(&path.join(INFERRED_DIRECTORY)).unwrap();
+        let inferred = oxigraph::store::Store::open(path.join(INFERRED_DIRECTORY)).unwrap();
         let graphs: Vec<_> = inferred
             .named_graphs()
             .map(Result::unwrap)
@@ -431,4 +431,62 @@ fn the_canned_queries_that_need_reasoning_read_what_it_entails() {
         canned(&store, "unanswered-turns"),
         vec![format!("\"awaiting\"\t{last}\t\"{role}\"\ttrue")]
     );
+}
+
+#[test]
+fn serve_answers_queries_over_the_entailments_at_sparql_inferred() {
+    use common::serving::{Server, call, get};
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("store");
+    ingest_examples_and_corpus(&store, &[], 2, 5);
+    let query = format!(
+        "{PREFIXES} SELECT ?session ?tool WHERE {{ GRAPH ?g {{ ?c ihi:sessionId ?session ; ihi:usedTool ?tool }} }}"
+    );
+    let encoded: String = form_urlencoded::byte_serialize(query.as_bytes()).collect();
+    let rows = |reply: &common::serving::Reply| {
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        reply.json()["results"]["bindings"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    {
+        // A store that does not reason says so: 501, with what to do.
+        let server = Server::on(&store, None, &[]);
+        let reply = get(&server.url(&format!("/sparql/inferred?query={encoded}")));
+        assert_eq!(reply.status, 501, "{}", reply.body);
+        assert!(reply.body.contains("reasoning on"), "{}", reply.body);
+    }
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success();
+    let server = Server::on(&store, Some("a-token"), &["--allow-update"]);
+    let accept = [("Accept", "application/sparql-results+json")];
+    let inferred = call(
+        "GET",
+        &server.url(&format!("/sparql/inferred?query={encoded}")),
+        &accept,
+        None,
+    );
+    assert!(rows(&inferred) > 5);
+    let asserted = call(
+        "GET",
+        &server.url(&format!("/sparql?query={encoded}")),
+        &accept,
+        None,
+    );
+    assert_eq!(rows(&asserted), 0);
+    // Read-only: an update is refused, saying where updates go.
+    let update = call(
+        "POST",
+        &server.url("/sparql/inferred"),
+        &[
+            ("Content-Type", "application/sparql-update"),
+            ("Authorization", "Bearer a-token"),
+        ],
+        Some(b"CLEAR ALL"),
+    );
+    assert_eq!(update.status, 400, "{}", update.body);
+    assert!(update.body.contains("read-only"), "{}", update.body);
 }

@@ -74,7 +74,7 @@ fn axioms() -> &'static Axioms {
 }
 
 /// The statements the ontologies entail about a session's nodes by the OWL 2 RL rules,
-/// beyond those `triples` assert (see the module's text), in a stable order.
+/// beyond those `triples` assert (see the module's text), each once.
 ///
 /// ```
 /// use ihigraph::reason::entailments;
@@ -108,7 +108,7 @@ pub fn entailments(triples: &[Triple]) -> Vec<Triple> {
     reasoner.reason();
     let asserted: HashSet<TripleRef<'_>> = triples.iter().map(Triple::as_ref).collect();
     let nodes = nodes_of(triples);
-    let mut inferred: Vec<Triple> = reasoner
+    reasoner
         .view_output()
         .iter()
         .filter(|triple| {
@@ -119,10 +119,7 @@ pub fn entailments(triples: &[Triple]) -> Vec<Triple> {
                 && !names_an_anonymous_axiom(triple, axioms)
         })
         .cloned()
-        .collect();
-    inferred.sort_unstable_by(|a, b| a.to_string().cmp(&b.to_string()));
-    inferred.dedup();
-    inferred
+        .collect()
 }
 
 /// The nodes a session's triples name as subject or object (its IRIs and blank nodes).

@@ -129,7 +129,9 @@ impl From<StoreError> for ApiError {
             | StoreError::UpdateEvaluation(_)
             | StoreError::BaseIri { .. }
             | StoreError::DatasetConflict => StatusCode::BAD_REQUEST,
-            StoreError::NoSearchIndex { .. } => StatusCode::NOT_IMPLEMENTED,
+            StoreError::NoSearchIndex { .. }
+            | StoreError::NotReasoning { .. }
+            | StoreError::NoReasoning { .. } => StatusCode::NOT_IMPLEMENTED,
             StoreError::NotOtherGraph { .. } => StatusCode::FORBIDDEN,
             StoreError::SessionOutsideItsGraph { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,

@@ -37,7 +37,19 @@ const GRAPH_OFFERS: &[(&str, GraphFormat)] = &[
 ];
 
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new().route("/sparql", get(sparql_get).post(sparql_post))
+    Router::new()
+        .route("/sparql", get(sparql_get).post(sparql_post))
+        .route("/sparql/inferred", get(inferred_get).post(inferred_post))
+}
+
+/// Which statements a query of the endpoint reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dataset {
+    /// The store as written (`/sparql`).
+    Asserted,
+    /// The sessions with what the ontologies entail about them (`/sparql/inferred`):
+    /// read-only, on a store that reasons.
+    Inferred,
 }
 
 /// What a protocol request asks.
@@ -63,7 +75,8 @@ async fn sparql_get(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
-    answer(&state, operation, &endpoint_url(&uri, &headers), &headers).await
+    let base = endpoint_url(&uri, &headers);
+    answer(&state, operation, &base, &headers, Dataset::Asserted).await
 }
 
 async fn sparql_post(
@@ -73,10 +86,42 @@ async fn sparql_post(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let url = query.as_deref().unwrap_or("");
-    check_charset(&headers)?;
-    let operation = operation(&Method::POST, url, Some((&content_type(&headers), &body)))?;
-    answer(&state, operation, &endpoint_url(&uri, &headers), &headers).await
+    let operation = posted(query.as_deref(), &headers, &body)?;
+    let base = endpoint_url(&uri, &headers);
+    answer(&state, operation, &base, &headers, Dataset::Asserted).await
+}
+
+async fn inferred_get(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
+    let base = endpoint_url(&uri, &headers);
+    answer(&state, operation, &base, &headers, Dataset::Inferred).await
+}
+
+async fn inferred_post(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let operation = posted(query.as_deref(), &headers, &body)?;
+    let base = endpoint_url(&uri, &headers);
+    answer(&state, operation, &base, &headers, Dataset::Inferred).await
+}
+
+/// The operation a POST asks, its body in UTF-8.
+fn posted(query: Option<&str>, headers: &HeaderMap, body: &Bytes) -> Result<Operation, ApiError> {
+    check_charset(headers)?;
+    operation(
+        &Method::POST,
+        query.unwrap_or(""),
+        Some((&content_type(headers), body)),
+    )
 }
 
 /// Refuses a body in another character set than UTF-8, the only one SPARQL texts are
@@ -96,7 +141,13 @@ async fn answer(
     operation: Operation,
     base: &str,
     headers: &HeaderMap,
+    dataset: Dataset,
 ) -> Result<Response, ApiError> {
+    if dataset == Dataset::Inferred && matches!(operation, Operation::Update { .. }) {
+        return Err(ApiError::bad_request(
+            "/sparql/inferred is read-only: what it holds follows the store; send updates to /sparql",
+        ));
+    }
     match operation {
         Operation::Query {
             text,
@@ -115,9 +166,11 @@ async fn answer(
                     cancel: Some(cancel.clone()),
                     ..options
                 };
-                store
-                    .query_with(&text, &options)
-                    .map_err(|error| match error {
+                let results = match dataset {
+                    Dataset::Asserted => store.query_with(&text, &options),
+                    Dataset::Inferred => store.query_inferred(&text, &options),
+                };
+                results.map_err(|error| match error {
                         StoreError::UpdateNotAllowed => ApiError::bad_request(
                             "this is a SPARQL update: POST it as update= or as application/sparql-update",
                         ),

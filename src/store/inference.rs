@@ -29,7 +29,16 @@ use oxigraph::io::{RdfFormat, RdfParser};
 use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, Triple};
 use oxigraph::sparql::QueryResults;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+/// How many sessions may wait for the reasoning thread of a writer: the writer waits
+/// beyond that, so what waits is bounded.
+const PIPE_DEPTH: usize = 16;
+
+/// How many quads the reasoning thread gathers before it gives them to the loader: one
+/// loader call sorts them into table files, so each call should be large.
+const LOAD_CHUNK: usize = 400_000;
 
 /// The directory of the inferred store, inside the store's directory.
 pub const INFERRED_DIRECTORY: &str = "inferred";
@@ -88,9 +97,9 @@ impl Inference {
             .graphs_holding_quads(&graphs.iter().map(|g| g.graph.clone()).collect::<Vec<_>>())?;
         let (replaced, new): (Vec<&ReasonedGraph>, Vec<&ReasonedGraph>) =
             graphs.iter().partition(|graph| held.contains(&graph.graph));
-        if !new.is_empty() {
+        for chunk in new.chunks(WRITE_CHUNK) {
             self.store
-                .add_graphs(new.into_iter().map(closure).collect())?;
+                .add_graphs(chunk.iter().copied().map(closure).collect())?;
         }
         if !replaced.is_empty() {
             let names: Vec<GraphName> = replaced
@@ -152,6 +161,123 @@ impl Inference {
     pub(super) fn clear(&self) -> Result<(), StoreError> {
         let graphs: Vec<GraphName> = self.marks()?.into_keys().map(GraphName::from).collect();
         self.store.replace_graphs(&graphs, Vec::new())
+    }
+}
+
+/// What a writer's reasoning thread is given.
+enum Message {
+    /// A new session, to reason about and load.
+    Graph(ReasonedGraph),
+    /// The store committed: commit what was loaded, and say how it went.
+    Commit(SyncSender<Result<(), StoreError>>),
+}
+
+/// The reasoning thread of a [`SessionWriter`](super::SessionWriter): the new sessions of
+/// an ingest are reasoned about as they are given, beside the writer's own work, and
+/// loaded into the inferred store's loader; what was loaded appears when the store has
+/// committed (`commit`), and not at all when the writer is dropped uncommitted. At most
+/// [`PIPE_DEPTH`] sessions wait, and the loader is given [`LOAD_CHUNK`] quads at a time,
+/// so what the thread holds is bounded whatever the size of the ingest.
+pub(super) struct ReasoningPipe {
+    sender: Option<SyncSender<Message>>,
+    worker: Option<std::thread::JoinHandle<()>>,
+    location: String,
+}
+
+impl ReasoningPipe {
+    /// Gives a new session to the thread (waiting while [`PIPE_DEPTH`] wait).
+    pub(super) fn send(&self, graph: ReasonedGraph) -> Result<(), StoreError> {
+        self.sender
+            .as_ref()
+            .and_then(|sender| sender.send(Message::Graph(graph)).ok())
+            .ok_or_else(|| self.gone())
+    }
+
+    /// Commits what the thread loaded, once it has reasoned about every session given.
+    pub(super) fn commit(&self) -> Result<(), StoreError> {
+        let (reply, answer) = sync_channel(1);
+        self.sender
+            .as_ref()
+            .and_then(|sender| sender.send(Message::Commit(reply)).ok())
+            .ok_or_else(|| self.gone())?;
+        answer.recv().map_err(|_| self.gone())?
+    }
+
+    fn gone(&self) -> StoreError {
+        StoreError::Inferred {
+            path: PathBuf::from(&self.location),
+            source: std::io::Error::other("the reasoning thread stopped"),
+        }
+    }
+}
+
+impl Drop for ReasoningPipe {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread, which drops its loader uncommitted.
+        self.sender = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+impl Inference {
+    /// A reasoning thread for a writer (see [`ReasoningPipe`]).
+    pub(super) fn pipe(&self) -> Result<ReasoningPipe, StoreError> {
+        let inference = self.clone();
+        let location = self.store.location();
+        let (sender, receiver) = sync_channel(PIPE_DEPTH);
+        let worker = std::thread::Builder::new()
+            .name("ihigraph-reason".to_owned())
+            .spawn(move || inference.serve_pipe(&receiver))
+            .map_err(|source| StoreError::Inferred {
+                path: PathBuf::from(&location),
+                source,
+            })?;
+        Ok(ReasoningPipe {
+            sender: Some(sender),
+            worker: Some(worker),
+            location,
+        })
+    }
+
+    /// The reasoning thread's loop: see [`ReasoningPipe`].
+    fn serve_pipe(&self, receiver: &Receiver<Message>) {
+        let mut loader = self.store.loader();
+        let mut gathered: Vec<Vec<Quad>> = Vec::new();
+        let mut quads = 0;
+        let mut failed = None;
+        for message in receiver {
+            match message {
+                Message::Graph(graph) => {
+                    if failed.is_some() {
+                        continue;
+                    }
+                    let closure = closure(&graph);
+                    quads += closure.len();
+                    gathered.push(closure);
+                    if quads >= LOAD_CHUNK {
+                        quads = 0;
+                        if let Err(error) = loader.add_graphs(std::mem::take(&mut gathered)) {
+                            failed = Some(error);
+                        }
+                    }
+                }
+                Message::Commit(reply) => {
+                    let mut loaded = std::mem::replace(&mut loader, self.store.loader());
+                    let outcome = match failed.take() {
+                        Some(error) => Err(error),
+                        None => match loaded.add_graphs(std::mem::take(&mut gathered)) {
+                            Ok(()) => loaded.commit(),
+                            Err(error) => Err(error),
+                        },
+                    };
+                    gathered.clear();
+                    quads = 0;
+                    let _ = reply.send(outcome);
+                }
+            }
+        }
     }
 }
 
@@ -312,4 +438,7 @@ impl HistoryStore {
 }
 
 /// How many sessions are reasoned about again per commit of the inferred store.
-const REASON_BATCH: usize = 500;
+const REASON_BATCH: usize = 100;
+
+/// How many new graphs are written to the inferred store in one step of [`Inference::write`].
+const WRITE_CHUNK: usize = 50;

@@ -3,6 +3,7 @@
 
 use super::backend::GraphLoader;
 use super::indexing::Derived;
+use super::inference::{Inference, ReasoningPipe};
 use super::{HistoryStore, StoreError, WriteOutcome};
 use crate::rdf::SessionGraph;
 use oxigraph::model::NamedNode;
@@ -53,6 +54,9 @@ pub struct SessionWriter<'a> {
     waiting: HashSet<NamedNode>,
     /// What the full-text index is to hold of them, written after the store's commit.
     unindexed: Derived,
+    /// The thread that reasons about them as they come, on a store that reasons (made
+    /// with the first new session).
+    reasoning: Option<ReasoningPipe>,
 }
 
 impl<'a> SessionWriter<'a> {
@@ -62,6 +66,7 @@ impl<'a> SessionWriter<'a> {
             loader: store.backend.loader(),
             waiting: HashSet::new(),
             unindexed: Derived::default(),
+            reasoning: None,
         }
     }
 
@@ -110,6 +115,11 @@ impl<'a> SessionWriter<'a> {
         let loader = std::mem::replace(&mut self.loader, self.store.backend.loader());
         self.waiting.clear();
         loader.commit()?;
+        // What the new sessions entail appears once they are stored: a crash between the
+        // two commits is repaired on open.
+        if let Some(reasoning) = &self.reasoning {
+            reasoning.commit()?;
+        }
         self.store
             .index_written(std::mem::take(&mut self.unindexed))
     }
@@ -129,8 +139,19 @@ impl<'a> SessionWriter<'a> {
         if fresh.is_empty() {
             return Ok(());
         }
-        let indexed = self.store.add_fresh(self.loader.as_mut(), fresh)?;
-        self.unindexed.append(indexed);
+        let mut derived = self.store.add_fresh(self.loader.as_mut(), fresh)?;
+        let reasoned = std::mem::take(&mut derived.reasoned);
+        if !reasoned.is_empty() {
+            if self.reasoning.is_none() {
+                self.reasoning = self.store.inference()?.map(Inference::pipe).transpose()?;
+            }
+            if let Some(reasoning) = &self.reasoning {
+                for graph in reasoned {
+                    reasoning.send(graph)?;
+                }
+            }
+        }
+        self.unindexed.append(derived);
         Ok(())
     }
 }

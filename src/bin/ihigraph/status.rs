@@ -118,6 +118,8 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::UpdateNotAllowed
         | StoreError::Unsupported { .. }
         | StoreError::NoSearchIndex { .. }
+        | StoreError::NotReasoning { .. }
+        | StoreError::NoReasoning { .. }
         | StoreError::Parameter(_) => Status::Usage,
         _ => Status::Failure,
     }

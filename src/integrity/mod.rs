@@ -7,10 +7,12 @@
 mod against;
 mod error;
 mod note;
+mod shapes;
 
 pub use against::verify_against;
 pub use error::IntegrityError;
 pub use note::{FINGERPRINT_NOTE, note_fingerprint, take_fingerprint_note};
+pub use shapes::{GraphConformance, check_shapes};
 
 use crate::rdf::{Fingerprint, PredicateChange};
 use crate::store::{FingerprintRecord, HistoryStore, StoreError};

@@ -17,6 +17,7 @@ use shacl_validation::store::Graph;
 use shacl_validation::validate_error::ValidateError;
 use shacl_validation::validation_report::result::ValidationResult;
 use std::collections::{BTreeMap, HashMap};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 
 /// The shapes ihigraph ships, as Turtle: what `ihigraph shapes` prints.
@@ -85,6 +86,15 @@ pub fn format_of_path(path: &Path) -> Result<RdfFormat, ShapesError> {
     }
 }
 
+/// A parser of `format`, with `base` when it is an IRI.
+fn parser(format: RdfFormat, base: Option<&str>) -> RdfParser {
+    let parser = RdfParser::from_format(format);
+    match base {
+        Some(base) => parser.clone().with_base_iri(base).unwrap_or(parser),
+        None => parser,
+    }
+}
+
 /// The graphs of an RDF file, each with its triples: the default graph first (when it
 /// holds any), then the named graphs in the order of their names.
 pub fn read_graphs(
@@ -96,7 +106,11 @@ pub fn read_graphs(
         source,
     })?;
     let mut graphs: BTreeMap<String, (GraphName, Vec<Triple>)> = BTreeMap::new();
-    for quad in RdfParser::from_format(format).for_reader(std::io::BufReader::new(file)) {
+    // Relative IRIs resolve against the file's own URL, as a browser would.
+    let base = std::path::absolute(path)
+        .ok()
+        .map(|absolute| format!("file://{}", absolute.display()));
+    for quad in parser(format, base.as_deref()).for_reader(std::io::BufReader::new(file)) {
         let quad = quad.map_err(|error| match error {
             RdfParseError::Io(source) => ShapesError::Read {
                 path: path.to_owned(),
@@ -145,11 +159,21 @@ impl Shapes {
     /// Shapes read from `text` in `format` (its default graph, or all its graphs'
     /// triples); `source_name` names them in errors.
     pub fn parse(text: &str, format: RdfFormat, source_name: &str) -> Result<Self, ShapesError> {
+        Self::parse_with_base(text, format, source_name, None)
+    }
+
+    /// Shapes read from `text`, its relative IRIs resolved against `base`.
+    pub fn parse_with_base(
+        text: &str,
+        format: RdfFormat,
+        source_name: &str,
+        base: Option<&str>,
+    ) -> Result<Self, ShapesError> {
         let mut graph = InMemoryGraph::new();
         let mut messages = HashMap::new();
         let mut targets: HashMap<Term, Vec<(String, Term)>> = HashMap::new();
         let message = format!("{SH}message");
-        for quad in RdfParser::from_format(format).for_slice(text.as_bytes()) {
+        for quad in parser(format, base).for_slice(text.as_bytes()) {
             let quad = quad.map_err(|error| ShapesError::Syntax {
                 source_name: source_name.to_owned(),
                 message: error.to_string(),
@@ -175,10 +199,14 @@ impl Shapes {
             source_name: source_name.to_owned(),
             message,
         };
-        let schema = ShaclParser::new(graph)
-            .parse()
-            .map_err(|error| not_shacl(error.to_string()))?;
-        let schema = SchemaIR::try_from(schema).map_err(|error| not_shacl(error.to_string()))?;
+        let schema = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let schema = ShaclParser::new(graph)
+                .parse()
+                .map_err(|error| error.to_string())?;
+            SchemaIR::try_from(schema).map_err(|error| error.to_string())
+        }))
+        .map_err(|panic| ShapesError::Engine(panic_message(&*panic)))?
+        .map_err(not_shacl)?;
         Ok(Self {
             schema,
             messages,
@@ -198,9 +226,13 @@ impl Shapes {
                 .map_err(|error| ShapesError::Engine(error.to_string()))?;
         }
         let graph = Graph::from_graph(data).map_err(engine_error)?;
-        let report = GraphValidation::from_graph(graph, ShaclValidationMode::Native)
-            .validate(&self.schema)
-            .map_err(engine_error)?;
+        // The engine panics on some input (literals it cannot order, paths it cannot
+        // write): a panic there is an error of this graph, not of the program.
+        let report = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            GraphValidation::from_graph(graph, ShaclValidationMode::Native).validate(&self.schema)
+        }))
+        .map_err(|panic| ShapesError::Engine(panic_message(&*panic)))?
+        .map_err(engine_error)?;
         let mut results: Vec<ShapeResult> = Vec::new();
         for result in report.results() {
             let result = self.result(result);
@@ -298,6 +330,16 @@ impl Shapes {
             severity: NamedNode::new_unchecked(result.severity().to_iri().as_str()),
         }
     }
+}
+
+/// What a panic of the engine said.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let text = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("no message");
+    format!("the SHACL engine stopped: {text}")
 }
 
 fn engine_error(error: Box<ValidateError>) -> ShapesError {

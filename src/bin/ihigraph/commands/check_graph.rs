@@ -62,7 +62,11 @@ fn shapes(args: &CheckGraphArgs) -> Result<Shapes, ShapesError> {
         path: path.clone(),
         source,
     })?;
-    Shapes::parse(&text, format, &path.display().to_string())
+    // Relative IRIs resolve against the file's own URL.
+    let base = std::path::absolute(path)
+        .ok()
+        .map(|absolute| format!("file://{}", absolute.display()));
+    Shapes::parse_with_base(&text, format, &path.display().to_string(), base.as_deref())
 }
 
 fn rdf_format(syntax: RdfSyntax) -> RdfFormat {

@@ -4,7 +4,7 @@
 //! values and as RDF).
 
 use oxigraph::io::{RdfFormat, RdfParseError, RdfParser};
-use oxrdf::vocab::{rdf, rdfs};
+use oxrdf::vocab::rdf;
 use oxrdf::{
     BlankNode, GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term, Triple, TripleRef,
 };
@@ -139,9 +139,6 @@ pub fn read_graphs(
 pub struct Shapes {
     schema: SchemaIR,
     messages: HashMap<Term, String>,
-    /// Each shape's targets, by kind (`targetClass`, `targetNode`, ...): see
-    /// [`Shapes::closed_results`].
-    targets: HashMap<Term, Vec<(String, Term)>>,
 }
 
 impl std::fmt::Debug for Shapes {
@@ -171,7 +168,6 @@ impl Shapes {
     ) -> Result<Self, ShapesError> {
         let mut graph = InMemoryGraph::new();
         let mut messages = HashMap::new();
-        let mut targets: HashMap<Term, Vec<(String, Term)>> = HashMap::new();
         let message = format!("{SH}message");
         for quad in parser(format, base).for_slice(text.as_bytes()) {
             let quad = quad.map_err(|error| ShapesError::Syntax {
@@ -182,14 +178,6 @@ impl Shapes {
                 && let Term::Literal(text) = &quad.object
             {
                 messages.insert(Term::from(quad.subject.clone()), text.value().to_owned());
-            }
-            if let Some(kind) = quad.predicate.as_str().strip_prefix(SH)
-                && kind.starts_with("target")
-            {
-                targets
-                    .entry(Term::from(quad.subject.clone()))
-                    .or_default()
-                    .push((kind.to_owned(), quad.object.clone()));
             }
             graph
                 .add_triple_ref(&quad.subject, &quad.predicate, &quad.object)
@@ -207,11 +195,7 @@ impl Shapes {
         }))
         .map_err(|panic| ShapesError::Engine(panic_message(&*panic)))?
         .map_err(not_shacl)?;
-        Ok(Self {
-            schema,
-            messages,
-            targets,
-        })
+        Ok(Self { schema, messages })
     }
 
     /// Validates the triples of one graph against these shapes.
@@ -219,9 +203,8 @@ impl Shapes {
         &self,
         triples: impl IntoIterator<Item = TripleRef<'a>>,
     ) -> Result<ShapeReport, ShapesError> {
-        let triples: Vec<TripleRef<'a>> = triples.into_iter().collect();
         let mut data = InMemoryGraph::new();
-        for triple in triples.iter().copied() {
+        for triple in triples {
             data.add_triple_ref(triple.subject, triple.predicate, triple.object)
                 .map_err(|error| ShapesError::Engine(error.to_string()))?;
         }
@@ -233,84 +216,14 @@ impl Shapes {
         }))
         .map_err(|panic| ShapesError::Engine(panic_message(&*panic)))?
         .map_err(engine_error)?;
-        let mut results: Vec<ShapeResult> = Vec::new();
-        for result in report.results() {
-            let result = self.result(result);
-            if result.component == sh("ClosedConstraintComponent") {
-                results.extend(self.closed_results(result, &triples));
-            } else {
-                results.push(result);
-            }
-        }
+        let mut results: Vec<ShapeResult> = report
+            .results()
+            .iter()
+            .map(|result| self.result(result))
+            .collect();
         results.sort_by_cached_key(ShapeResult::sort_key);
         results.dedup();
         Ok(ShapeReport { results })
-    }
-
-    /// The results of a closed shape, with their focus nodes: the engine (0.2.12) names
-    /// the shape as the focus node of an `sh:closed` result, and gives neither the node nor
-    /// the value. They are found again here, as SHACL defines them: each target of the
-    /// shape (by `sh:targetNode`, `sh:targetClass` and the classes below it by
-    /// `rdfs:subClassOf`, `sh:targetSubjectsOf`, `sh:targetObjectsOf`, or the shape itself
-    /// as a class) with a value for the property the shape does not allow.
-    fn closed_results(&self, result: ShapeResult, data: &[TripleRef<'_>]) -> Vec<ShapeResult> {
-        let Some(ShapePath::Predicate(property)) = &result.path else {
-            return vec![result];
-        };
-        let focus_nodes = self.targets_of(&result.focus, data);
-        let found: Vec<ShapeResult> = data
-            .iter()
-            .filter(|triple| triple.predicate == property.as_ref())
-            .filter(|triple| focus_nodes.contains(&Term::from(triple.subject.into_owned())))
-            .map(|triple| ShapeResult {
-                focus: Term::from(triple.subject.into_owned()),
-                source_shape: Some(result.focus.clone()),
-                value: Some(triple.object.into_owned()),
-                ..result.clone()
-            })
-            .collect();
-        if found.is_empty() { vec![result] } else { found }
-    }
-
-    /// The focus nodes of a shape in `data`.
-    fn targets_of(&self, shape: &Term, data: &[TripleRef<'_>]) -> Vec<Term> {
-        let mut classes: Vec<Term> = vec![shape.clone()];
-        let mut nodes = Vec::new();
-        for (kind, object) in self.targets.get(shape).into_iter().flatten() {
-            match (kind.as_str(), object) {
-                ("targetNode", node) => nodes.push(node.clone()),
-                ("targetClass", class) => classes.push(class.clone()),
-                ("targetSubjectsOf", Term::NamedNode(property)) => nodes.extend(
-                    data.iter()
-                        .filter(|t| t.predicate == property.as_ref())
-                        .map(|t| Term::from(t.subject.into_owned())),
-                ),
-                ("targetObjectsOf", Term::NamedNode(property)) => nodes.extend(
-                    data.iter()
-                        .filter(|t| t.predicate == property.as_ref())
-                        .map(|t| t.object.into_owned()),
-                ),
-                _ => {}
-            }
-        }
-        // The classes below, by rdfs:subClassOf in the data graph, to a fixed point.
-        let mut grown = true;
-        while grown {
-            grown = false;
-            for triple in data.iter().filter(|t| t.predicate == rdfs::SUB_CLASS_OF) {
-                let sub = Term::from(triple.subject.into_owned());
-                if classes.contains(&triple.object.into_owned()) && !classes.contains(&sub) {
-                    classes.push(sub);
-                    grown = true;
-                }
-            }
-        }
-        nodes.extend(
-            data.iter()
-                .filter(|t| t.predicate == rdf::TYPE && classes.contains(&t.object.into_owned()))
-                .map(|t| Term::from(t.subject.into_owned())),
-        );
-        nodes
     }
 
     /// A result as ihigraph gives it: components by their IRI, the shape's message.

@@ -77,7 +77,8 @@ pub fn check_shapes(
 
 /// The triples of the memory graph.
 fn memory_triples(store: &HistoryStore, graph: &NamedNode) -> Result<Vec<Triple>, StoreError> {
-    let quads =
-        store.select_quads(&format!("SELECT ?s ?p ?o ?g WHERE {{ VALUES ?g {{ {graph} }} GRAPH ?g {{ ?s ?p ?o }} }}"))?;
+    let quads = store.select_quads(&format!(
+        "SELECT ?s ?p ?o ?g WHERE {{ VALUES ?g {{ {graph} }} GRAPH ?g {{ ?s ?p ?o }} }}"
+    ))?;
     Ok(quads.into_iter().map(Triple::from).collect())
 }

@@ -23,7 +23,7 @@ pub use mapping::{MappingWarning, SessionGraph, map_history};
 pub use ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
 pub use retrieve::{RetrieveError, rebuild_history};
 pub use shapes::{
-    SHAPES, ShapePath, ShapeReport, ShapeResult, Shapes, ShapesError, format_of_path, merged_report,
-    quad_triples, read_graphs,
+    SHAPES, ShapePath, ShapeReport, ShapeResult, Shapes, ShapesError, format_of_path,
+    merged_report, quad_triples, read_graphs,
 };
 pub use vocab::{PREFIXES, prefixes_with_base};

@@ -268,7 +268,11 @@ fn component(term: &Term) -> NamedNode {
     match iri.as_str().strip_prefix(SH) {
         Some(local) if !local.ends_with("ConstraintComponent") => {
             let mut chars = local.chars();
-            let capital: String = chars.next().into_iter().flat_map(char::to_uppercase).collect();
+            let capital: String = chars
+                .next()
+                .into_iter()
+                .flat_map(char::to_uppercase)
+                .collect();
             sh(&format!("{capital}{}ConstraintComponent", chars.as_str()))
         }
         _ => iri.clone(),
@@ -298,7 +302,9 @@ impl ShapePath {
     fn of(path: &SHACLPath) -> Self {
         let all = |paths: &[SHACLPath]| paths.iter().map(Self::of).collect();
         match path {
-            SHACLPath::Predicate { pred } => Self::Predicate(NamedNode::new_unchecked(pred.as_str())),
+            SHACLPath::Predicate { pred } => {
+                Self::Predicate(NamedNode::new_unchecked(pred.as_str()))
+            }
             SHACLPath::Inverse { path } => Self::Inverse(Box::new(Self::of(path))),
             SHACLPath::Sequence { paths } => Self::Sequence(all(paths)),
             SHACLPath::Alternative { paths } => Self::Alternative(all(paths)),
@@ -406,13 +412,21 @@ impl ShapeResult {
     fn to_rdf(&self, node: &BlankNode, out: &mut Vec<Triple>) {
         let node = NamedOrBlankNode::BlankNode(node.clone());
         out.push(Triple::new(node.clone(), rdf::TYPE, sh("ValidationResult")));
-        out.push(Triple::new(node.clone(), sh("focusNode"), self.focus.clone()));
+        out.push(Triple::new(
+            node.clone(),
+            sh("focusNode"),
+            self.focus.clone(),
+        ));
         out.push(Triple::new(
             node.clone(),
             sh("sourceConstraintComponent"),
             self.component.clone(),
         ));
-        out.push(Triple::new(node.clone(), sh("resultSeverity"), self.severity.clone()));
+        out.push(Triple::new(
+            node.clone(),
+            sh("resultSeverity"),
+            self.severity.clone(),
+        ));
         if let Some(path) = &self.path {
             let path = path.to_rdf(out);
             out.push(Triple::new(node.clone(), sh("resultPath"), path));
@@ -456,7 +470,11 @@ impl ShapeReport {
 /// when all conform, with every graph's results.
 pub fn merged_report<'a>(reports: impl IntoIterator<Item = &'a ShapeReport>) -> Vec<Triple> {
     let report = BlankNode::default();
-    let mut triples = vec![Triple::new(report.clone(), rdf::TYPE, sh("ValidationReport"))];
+    let mut triples = vec![Triple::new(
+        report.clone(),
+        rdf::TYPE,
+        sh("ValidationReport"),
+    )];
     let mut conforms = true;
     for part in reports {
         conforms &= part.conforms();

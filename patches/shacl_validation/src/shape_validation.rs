@@ -155,6 +155,7 @@ impl<S: NeighsRDF + Debug> Validate<S> for ShapeIR {
                         self.severity(),
                     )
                     .with_path(Some(SHACLPath::iri(property)))
+                    .with_source(Some(self.id().clone()))
                     .with_value(S::term_as_object(triple.obj()).ok());
                     closed_validation_results.push(vr_single);
                 }

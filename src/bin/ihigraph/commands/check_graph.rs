@@ -81,7 +81,10 @@ fn rdf_format(syntax: RdfSyntax) -> RdfFormat {
 
 fn print(checked: &[(String, ShapeReport)], format: ReportFormat, base: &str) -> Result<Status> {
     let mut out = io::stdout().lock();
-    let failed = checked.iter().filter(|(_, report)| !report.conforms()).count();
+    let failed = checked
+        .iter()
+        .filter(|(_, report)| !report.conforms())
+        .count();
     let rdf_format = match format {
         ReportFormat::Text => {
             for (place, report) in checked {

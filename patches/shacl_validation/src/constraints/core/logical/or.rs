@@ -58,6 +58,7 @@ impl<S: NeighsRDF + Debug> Validator<S> for Or {
                     let component = Object::iri(component.into());
                     validation_results.push(
                         ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                             .with_value(S::term_as_object(node).ok())
                             .with_message(message.as_str())
                             .with_path(maybe_path.clone()),

@@ -63,6 +63,7 @@ impl<R: NeighsRDF + Debug + 'static> NativeValidator<R> for Equals {
             for value in differing {
                 validation_results.push(
                     ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                         .with_message(&message)
                         .with_path(maybe_path.clone())
                         .with_value(Some(value.clone())),

@@ -60,6 +60,7 @@ impl<R: NeighsRDF + Debug + 'static> NativeValidator<R> for LessThan {
                             if let Some(msg) = message {
                                 let validation_result =
                                     ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                                         .with_value(Some(node2.clone()))
                                         .with_message(msg.as_str())
                                         .with_path(maybe_path.clone());
@@ -76,6 +77,7 @@ impl<R: NeighsRDF + Debug + 'static> NativeValidator<R> for LessThan {
                     );
                     let validation_result =
                         ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                             .with_message(message.as_str())
                             .with_path(maybe_path.clone());
                     validation_results.push(validation_result);

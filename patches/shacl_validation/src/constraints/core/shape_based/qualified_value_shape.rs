@@ -22,7 +22,7 @@ use {crate::constraints::SparqlValidator, crate::shacl_engine::sparql::SparqlEng
 impl<S: NeighsRDF + Debug> Validator<S> for QualifiedValueShape {
     fn validate(
         &self,
-        component: &ComponentIR,
+        _component: &ComponentIR,
         shape: &ShapeIR,
         store: &S,
         engine: &mut dyn Engine<S>,
@@ -34,7 +34,6 @@ impl<S: NeighsRDF + Debug> Validator<S> for QualifiedValueShape {
         // TODO: It works but it returns duplicated validation results
         // I tried to use a HashSet but it still doesn't remove duplicates...
         let mut validation_results = HashSet::new();
-        let component = Object::iri(component.into());
 
         for (focus_node, nodes) in value_nodes.iter() {
             // PATCH: results name their focus node (upstream: the shape).
@@ -103,7 +102,8 @@ impl<S: NeighsRDF + Debug> Validator<S> for QualifiedValueShape {
                     "QualifiedValueShape: only {valid_counter} nodes conform to shape {}, which is less than minCount: {min_count}. Focus node: {focus_node}",
                     shape.id()
                 );
-                let validation_result = ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                let validation_result = ValidationResult::new(focus.clone(), qualified_component("QualifiedMinCountConstraintComponent"), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                     .with_message(message.as_str())
                     .with_path(maybe_path.clone());
                 validation_results.insert(validation_result);
@@ -115,7 +115,8 @@ impl<S: NeighsRDF + Debug> Validator<S> for QualifiedValueShape {
                     "QualifiedValueShape: {valid_counter} nodes conform to shape {}, which is greater than maxCount: {max_count}. Focus node: {focus_node}",
                     shape.id()
                 );
-                let validation_result = ValidationResult::new(focus.clone(), component.clone(), shape.severity())
+                let validation_result = ValidationResult::new(focus.clone(), qualified_component("QualifiedMaxCountConstraintComponent"), shape.severity())
+                            .with_source(Some(shape.id().clone()))
                     .with_message(message.as_str())
                     .with_path(maybe_path.clone());
                 validation_results.insert(validation_result);
@@ -173,4 +174,10 @@ impl<S: QueryRDF + NeighsRDF + Debug + 'static> SparqlValidator<S> for Qualified
             shape_graph,
         )
     }
+}
+
+/// PATCH: the components SHACL names for qualified counts (upstream: the parameter,
+/// `sh:qualifiedValueShape`, for both).
+fn qualified_component(local: &str) -> Object {
+    Object::iri(iri_s::IriS::new_unchecked(&format!("http://www.w3.org/ns/shacl#{local}")))
 }

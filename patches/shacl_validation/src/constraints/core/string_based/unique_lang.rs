@@ -67,6 +67,7 @@ impl<S: NeighsRDF + Debug> Validator<S> for UniqueLang {
                         nodes.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
                     );
                     let validation_result = ValidationResult::new(focus.clone(), component, shape.severity())
+                            .with_source(Some(shape.id().clone()))
                         .with_message(message.as_str())
                         .with_path(maybe_path.clone());
                     validation_results.push(validation_result);

@@ -58,6 +58,8 @@ mod guides {
     struct Queries;
     #[doc = include_str!("../docs/remote.md")]
     struct Remote;
+    #[doc = include_str!("../docs/shapes.md")]
+    struct Shapes;
     #[doc = include_str!("../docs/report.md")]
     struct Report;
     #[doc = include_str!("../docs/search.md")]

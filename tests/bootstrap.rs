@@ -103,6 +103,7 @@ fn a_test_run_installs_what_the_tests_need_too() {
             "pip:owlready2",
             "pip:SPARQLWrapper",
             "pip:oxigraph==",
+            "pip:pyshacl==",
         ] {
             assert!(tests.contains(need), "{command:?} lacks {need}: {tests}");
         }
@@ -233,7 +234,12 @@ fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
     );
     assert_eq!(
         pip,
-        ["owlready2", "SPARQLWrapper==2.0.0", "oxigraph==0.5.13"]
+        [
+            "owlready2",
+            "SPARQLWrapper==2.0.0",
+            "oxigraph==0.5.13",
+            "pyshacl==0.40.1"
+        ]
     );
     assert_eq!(cargo, "test");
 }

@@ -2,7 +2,8 @@
 //! session's fingerprint (the SHA-256 of the RDFC-1.0 canonical N-Quads of its graph,
 //! recorded when it was written) is taken again over what the store holds now and
 //! compared with the record ([`verify`]), or the store is compared with an export of it
-//! ([`verify_against`]: N-Quads, TriG, or PGM-IHI documents), triple by triple.
+//! ([`verify_against`]: N-Quads, TriG, or PGM-IHI documents), triple by triple; and
+//! whether its graphs fit SHACL shapes, one graph at a time ([`check_shapes`]).
 
 mod against;
 mod error;

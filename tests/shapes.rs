@@ -7,7 +7,12 @@
 //!
 //! pySHACL (PyPI, pinned in .ci/bootstrap) must be installed: the cross-check fails,
 //! saying so, unless `IHIGRAPH_SKIP_PYSHACL=1`, when it says it skipped.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::too_many_lines)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::too_many_lines,
+    clippy::print_stdout
+)]
 
 mod common;
 
@@ -141,7 +146,7 @@ fn build_corpus() -> Corpus {
                 key,
                 value: &value,
                 source,
-                ttl: ttl.map(|seconds| oxsdatatypes::DayTimeDuration::new(seconds)),
+                ttl: ttl.map(oxsdatatypes::DayTimeDuration::new),
             };
             put_item(&opened, &put, now).unwrap();
         }
@@ -641,16 +646,15 @@ fn mutations() -> Vec<Mutation> {
                 };
                 let case = match local {
                     "path" | "message" => continue,
-                    "minCount" => match &with_value {
-                        Some((graph, node)) => Some(expect(
+                    "minCount" => with_value.as_ref().map(|(graph, node)| {
+                        expect(
                             *graph,
                             path.links(&corpus.graphs[*graph].1, node),
                             vec![],
                             node,
                             component("MinCount"),
-                        )),
-                        None => None,
-                    },
+                        )
+                    }),
                     "maxCount" if !matches!(path, Path1::Sequence(_)) => {
                         let count = value
                             .to_string()

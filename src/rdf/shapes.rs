@@ -255,6 +255,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     format!("the SHACL engine stopped: {text}")
 }
 
+#[allow(clippy::needless_pass_by_value)] // map_err hands the error over by value
 fn engine_error(error: Box<ValidateError>) -> ShapesError {
     ShapesError::Engine(error.to_string())
 }

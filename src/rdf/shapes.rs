@@ -497,3 +497,101 @@ fn sh(local: &str) -> NamedNode {
 pub fn quad_triples(quads: &[Quad]) -> impl Iterator<Item = TripleRef<'_>> {
     quads.iter().map(|quad| TripleRef::from(quad.as_ref()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EX: &str =
+        "@prefix ex: <http://example.org/> .\n@prefix sh: <http://www.w3.org/ns/shacl#> .\n";
+
+    fn triples(text: &str) -> Vec<Triple> {
+        RdfParser::from_format(RdfFormat::Turtle)
+            .for_slice(format!("{EX}{text}").as_bytes())
+            .map(|quad| Triple::from(quad.expect("test data parses")))
+            .collect()
+    }
+
+    fn shapes(text: &str) -> Shapes {
+        Shapes::parse(&format!("{EX}{text}"), RdfFormat::Turtle, "test").expect("test shapes")
+    }
+
+    fn iri(local: &str) -> Term {
+        NamedNode::new_unchecked(format!("http://example.org/{local}")).into()
+    }
+
+    #[test]
+    fn the_shipped_shapes_compile() {
+        assert!(Shapes::shipped().is_ok());
+    }
+
+    #[test]
+    fn a_result_has_its_focus_path_component_value_and_the_shapes_message() {
+        let shapes = shapes(
+            "ex:S a sh:NodeShape ; sh:targetClass ex:C ; sh:property [ sh:path [ sh:inversePath ex:p ] ; sh:maxCount 0 ; sh:message \"none\" ] .",
+        );
+        let data = triples("ex:a a ex:C . ex:b ex:p ex:a .");
+        let report = shapes
+            .validate(data.iter().map(Triple::as_ref))
+            .expect("validates");
+        assert!(!report.conforms());
+        let result = &report.results[0];
+        assert_eq!(result.focus, iri("a"));
+        assert_eq!(
+            result.path.as_ref().map(ToString::to_string).as_deref(),
+            Some("^<http://example.org/p>")
+        );
+        assert_eq!(result.component, sh("MaxCountConstraintComponent"));
+        assert_eq!(result.message.as_deref(), Some("none"));
+        // And as RDF, with the path written as SHACL writes it.
+        let rdf = report.to_triples();
+        assert!(rdf.iter().any(|t| t.predicate == sh("inversePath")));
+        assert!(
+            rdf.iter()
+                .any(|t| t.predicate == sh("conforms") && t.object == Literal::from(false).into())
+        );
+    }
+
+    #[test]
+    fn a_closed_shape_names_the_node_and_the_value_it_does_not_allow() {
+        let shapes = shapes(
+            "ex:S a sh:NodeShape ; sh:targetClass ex:C ; sh:closed true ; sh:ignoredProperties ( <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ) .",
+        );
+        let data = triples("ex:a a ex:C ; ex:q 3 .");
+        let report = shapes
+            .validate(data.iter().map(Triple::as_ref))
+            .expect("validates");
+        assert_eq!(report.results.len(), 1, "{:?}", report.results);
+        assert_eq!(report.results[0].focus, iri("a"));
+        assert_eq!(report.results[0].value, Some(Literal::from(3).into()));
+        assert_eq!(report.results[0].source_shape, Some(iri("S")));
+    }
+
+    #[test]
+    fn a_panic_of_the_engine_is_an_error_not_a_crash() {
+        // rudof_rdf cannot order an integer and a string, and panics comparing them.
+        let shapes = shapes(
+            "ex:S a sh:NodeShape ; sh:targetNode ex:a ; sh:property [ sh:path ex:p ; sh:lessThan ex:q ] .",
+        );
+        let data = triples("ex:a ex:p 2 ; ex:q \"b\" .");
+        match shapes.validate(data.iter().map(Triple::as_ref)) {
+            Err(ShapesError::Engine(message)) => assert!(message.contains("stopped"), "{message}"),
+            other => panic!("expected an engine error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn shapes_that_do_not_parse_say_where() {
+        let error = Shapes::parse(
+            "<http://e/a> <http://e/b> \"open",
+            RdfFormat::Turtle,
+            "s.ttl",
+        )
+        .expect_err("does not parse");
+        let text = error.to_string();
+        assert!(
+            text.starts_with("s.ttl: ") && text.contains("line 1"),
+            "{text}"
+        );
+    }
+}

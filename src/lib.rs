@@ -61,6 +61,8 @@ mod guides {
     struct Reasoning;
     #[doc = include_str!("../docs/remote.md")]
     struct Remote;
+    #[doc = include_str!("../docs/shapes.md")]
+    struct Shapes;
     #[doc = include_str!("../docs/report.md")]
     struct Report;
     #[doc = include_str!("../docs/search.md")]

@@ -104,6 +104,7 @@ fn a_test_run_installs_what_the_tests_need_too() {
             "pip:owlrl",
             "pip:SPARQLWrapper",
             "pip:oxigraph==",
+            "pip:pyshacl==",
         ] {
             assert!(tests.contains(need), "{command:?} lacks {need}: {tests}");
         }
@@ -238,7 +239,8 @@ fn on_a_bare_machine_the_first_command_installs_the_build_needs_alone() {
             "owlready2",
             "owlrl==7.6.2",
             "SPARQLWrapper==2.0.0",
-            "oxigraph==0.5.13"
+            "oxigraph==0.5.13",
+            "pyshacl==0.40.1"
         ]
     );
     assert_eq!(cargo, "test");

@@ -1,6 +1,6 @@
 //! What can go wrong while verifying.
 
-use crate::rdf::FingerprintError;
+use crate::rdf::{FingerprintError, ShapesError};
 use crate::read::{Origin, ReadError};
 use crate::store::StoreError;
 use std::path::PathBuf;
@@ -12,6 +12,9 @@ pub enum IntegrityError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The shapes or the engine failed.
+    #[error(transparent)]
+    Shapes(#[from] ShapesError),
     /// A graph could not be canonicalized.
     #[error(transparent)]
     Fingerprint(#[from] FingerprintError),

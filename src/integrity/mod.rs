@@ -2,15 +2,18 @@
 //! session's fingerprint (the SHA-256 of the RDFC-1.0 canonical N-Quads of its graph,
 //! recorded when it was written) is taken again over what the store holds now and
 //! compared with the record ([`verify`]), or the store is compared with an export of it
-//! ([`verify_against`]: N-Quads, TriG, or PGM-IHI documents), triple by triple.
+//! ([`verify_against`]: N-Quads, TriG, or PGM-IHI documents), triple by triple; and
+//! whether its graphs fit SHACL shapes, one graph at a time ([`check_shapes`]).
 
 mod against;
 mod error;
 mod note;
+mod shapes;
 
 pub use against::verify_against;
 pub use error::IntegrityError;
 pub use note::{FINGERPRINT_NOTE, note_fingerprint, take_fingerprint_note};
+pub use shapes::{GraphConformance, check_shapes};
 
 use crate::rdf::{Fingerprint, PredicateChange};
 use crate::store::{FingerprintRecord, HistoryStore, StoreError};

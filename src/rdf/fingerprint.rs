@@ -196,6 +196,15 @@ fn canonical_term(term: TermRef<'_>, out: &mut String) {
             out.push_str("_:");
             out.push_str(node.as_str());
         }
+        // An RDF 1.2 triple term (Oxigraph's `rdf-12`, which the SHACL engine needs):
+        // ihigraph never writes one, but a SPARQL update may.
+        TermRef::Triple(triple) => {
+            out.push_str("<<( ");
+            canonical_term(triple.subject.as_ref().into(), out);
+            canonical_term(triple.predicate.as_ref().into(), out);
+            canonical_term(triple.object.as_ref(), out);
+            out.push_str(")>>");
+        }
     }
     out.push(' ');
 }
@@ -272,6 +281,11 @@ fn term(term: TermRef<'_>) -> SimpleTerm<'_> {
                 IriRef::new_unchecked(MownStr::from(literal.datatype().as_str())),
             ),
         },
+        TermRef::Triple(triple) => SimpleTerm::Triple(Box::new([
+            subject(triple.subject.as_ref()),
+            iri(triple.predicate.as_str()),
+            self::term(triple.object.as_ref()),
+        ])),
     }
 }
 

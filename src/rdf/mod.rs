@@ -7,6 +7,7 @@ mod iri;
 mod mapping;
 mod ontology;
 mod retrieve;
+mod shapes;
 pub mod vocab;
 
 pub use digest::{DIGEST_TURNS, RecentTurn, RecentTurns};
@@ -21,4 +22,8 @@ pub use iri::{
 pub use mapping::{MappingWarning, SessionGraph, map_history};
 pub use ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
 pub use retrieve::{RetrieveError, rebuild_history};
+pub use shapes::{
+    SHAPES, ShapePath, ShapeReport, ShapeResult, Shapes, ShapesError, format_of_path,
+    merged_report, quad_triples, read_graphs,
+};
 pub use vocab::{PREFIXES, prefixes_with_base};

@@ -103,7 +103,9 @@ pub fn entailments(triples: &[Triple]) -> Vec<Triple> {
         dedupe: true,
     });
     let mut input = axioms.triples.clone();
-    input.extend_from_slice(triples);
+    // No OWL 2 RL rule reads an RDF 1.2 triple term, and the reasoner has none: a
+    // statement with one (which only a SPARQL update can write) is left out.
+    input.extend(triples.iter().filter(|triple| plain(triple)).cloned());
     reasoner.load_triples(input);
     reasoner.reason();
     let asserted: HashSet<TripleRef<'_>> = triples.iter().map(Triple::as_ref).collect();
@@ -120,6 +122,14 @@ pub fn entailments(triples: &[Triple]) -> Vec<Triple> {
         })
         .cloned()
         .collect()
+}
+
+/// Whether a triple's object is an IRI, a blank node or a literal (not a triple term).
+fn plain(triple: &Triple) -> bool {
+    matches!(
+        triple.object,
+        Term::NamedNode(_) | Term::BlankNode(_) | Term::Literal(_)
+    )
 }
 
 /// The nodes a session's triples name as subject or object (its IRIs and blank nodes).
@@ -217,6 +227,27 @@ mod tests {
             inferred
                 .iter()
                 .all(|triple| !axioms().terms.contains(&triple.subject))
+        );
+    }
+
+    #[test]
+    fn a_statement_about_a_triple_term_is_left_out() {
+        let turn = node("urn:example:t");
+        let quoted = Triple::new(turn.clone(), ch("turnIndex"), oxrdf::Literal::from(1));
+        let asserted = vec![
+            Triple::new(
+                turn.clone(),
+                node("urn:example:says"),
+                Term::Triple(Box::new(quoted)),
+            ),
+            Triple::new(turn.clone(), rdf::TYPE, ch("ConversationTurn")),
+        ];
+        let inferred = entailments(&asserted);
+        assert!(inferred.iter().all(plain));
+        assert!(
+            inferred
+                .iter()
+                .any(|triple| triple.subject == turn.clone().into())
         );
     }
 

@@ -1021,7 +1021,7 @@ fn solution_quad(solution: &QuerySolution, graph: Option<&GraphName>) -> Option<
     let subject = match solution.get("s")? {
         Term::NamedNode(node) => NamedOrBlankNode::NamedNode(node.clone()),
         Term::BlankNode(node) => NamedOrBlankNode::BlankNode(node.clone()),
-        Term::Literal(_) => return None,
+        Term::Literal(_) | Term::Triple(_) => return None,
     };
     let Term::NamedNode(predicate) = solution.get("p")? else {
         return None;

@@ -203,6 +203,16 @@ pub enum Command {
     Info,
     /// Print the ontologies (conversation history and the ihigraph extension) as Turtle.
     Ontology,
+    /// Print the SHACL shapes of the data ihigraph writes (its session graphs and memory
+    /// items), as Turtle: what check-graph validates against.
+    Shapes,
+    /// Validate RDF against SHACL shapes (the shipped ones, or --shapes), one graph at a
+    /// time: the graphs of each FILE (Turtle, N-Triples, N-Quads, TriG or RDF/XML, by
+    /// its extension or --input-format), or without FILE the store's session graphs and
+    /// its memory graph. Prints each result (graph, focus node, path, constraint,
+    /// severity, message), or the SHACL validation report as RDF with --format; exits 1
+    /// when a graph does not conform.
+    CheckGraph(CheckGraphArgs),
     /// Ingest the bundled example histories and show their recent turns and tool calls.
     Demo,
     /// Write a seeded synthetic corpus of realistic histories (for benchmarks and load
@@ -760,6 +770,53 @@ pub struct HashArgs {
     /// Record the fingerprints, replacing the recorded ones.
     #[arg(long)]
     pub record: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckGraphArgs {
+    /// RDF files to validate; the store when none is given.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// With the store: only this session (by SessionID); repeat for more.
+    #[arg(long = "session", value_name = "ID", conflicts_with = "files")]
+    pub sessions: Vec<String>,
+    /// The shapes to validate against (Turtle, or another syntax by extension)
+    /// [default: the shipped shapes, as `ihigraph shapes` prints them]
+    #[arg(long, value_name = "FILE")]
+    pub shapes: Option<PathBuf>,
+    /// The syntax of every FILE [default: by each file's extension: .ttl, .nt, .nq,
+    /// .trig, .rdf or .owl]
+    #[arg(long, value_enum, value_name = "SYNTAX")]
+    pub input_format: Option<RdfSyntax>,
+    /// Output: readable lines, or the SHACL validation report as RDF.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RdfSyntax {
+    /// Turtle.
+    Turtle,
+    /// N-Triples.
+    Ntriples,
+    /// N-Quads.
+    Nquads,
+    /// TriG.
+    Trig,
+    /// RDF/XML.
+    Rdfxml,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// One line per result, and a summary.
+    Text,
+    /// The validation report in Turtle.
+    Turtle,
+    /// The validation report in N-Triples.
+    Ntriples,
+    /// The validation report in RDF/XML.
+    Rdfxml,
 }
 
 #[derive(Debug, Args)]

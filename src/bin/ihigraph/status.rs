@@ -6,6 +6,7 @@ use ihigraph::ingest::IngestError;
 use ihigraph::integrity::IntegrityError;
 use ihigraph::memory::MemoryError;
 use ihigraph::query::ParameterError;
+use ihigraph::rdf::ShapesError;
 use ihigraph::store::RemoteError;
 use std::io;
 use std::process::ExitCode;
@@ -84,6 +85,12 @@ pub fn of(error: &anyhow::Error) -> Status {
             ) => return Status::Refused,
             _ => {}
         }
+        if let Some(IntegrityError::Shapes(shapes_error)) = cause.downcast_ref() {
+            return of_shapes_error(shapes_error);
+        }
+        if let Some(shapes_error) = cause.downcast_ref::<ShapesError>() {
+            return of_shapes_error(shapes_error);
+        }
         if cause.downcast_ref::<UsageError>().is_some()
             || cause.downcast_ref::<ParameterError>().is_some()
         {
@@ -121,6 +128,14 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::NotReasoning { .. }
         | StoreError::NoReasoning { .. }
         | StoreError::Parameter(_) => Status::Usage,
+        _ => Status::Failure,
+    }
+}
+
+fn of_shapes_error(error: &ShapesError) -> Status {
+    match error {
+        ShapesError::Syntax { .. } | ShapesError::NotShacl { .. } => Status::Refused,
+        ShapesError::UnknownFormat { .. } => Status::Usage,
         _ => Status::Failure,
     }
 }

@@ -3,6 +3,7 @@
 
 mod append;
 mod backup;
+mod check_graph;
 mod context;
 mod convert;
 mod delete;
@@ -19,6 +20,7 @@ mod reasoning;
 mod report;
 mod search;
 mod serve;
+mod shapes;
 mod sparql;
 mod validate;
 
@@ -57,6 +59,11 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Verify(args) => integrity::verify_store(&open_store(&cli.store)?, &args),
         Command::Backup { target } => backup::run(&open_store(&cli.store)?, &target),
         Command::Ontology => ontology::run(),
+        Command::Shapes => shapes::run(),
+        Command::CheckGraph(args) if args.files.is_empty() => {
+            check_graph::store(&open_store(&cli.store)?, &args)
+        }
+        Command::CheckGraph(args) => check_graph::files(&args),
         Command::Demo => demo::run(&open_store(&cli.store)?),
         Command::Generate(args) => generate::run(&args),
         Command::Serve(args) => serve::http(open_store(&cli.store)?, &args),

@@ -1,0 +1,2 @@
+pub(crate) mod max_count;
+pub(crate) mod min_count;

@@ -1,0 +1,4 @@
+pub(crate) mod and;
+pub(crate) mod not;
+pub(crate) mod or;
+pub(crate) mod xone;

@@ -1,0 +1,2 @@
+pub(crate) mod node;
+pub(crate) mod qualified_value_shape;

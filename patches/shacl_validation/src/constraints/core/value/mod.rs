@@ -1,0 +1,3 @@
+pub(crate) mod class;
+pub(crate) mod datatype;
+pub(crate) mod node_kind;

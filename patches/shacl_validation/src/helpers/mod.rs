@@ -1,0 +1,4 @@
+pub(crate) mod constraint;
+pub(crate) mod helper_error;
+pub(crate) mod sparql;
+pub(crate) mod srdf;

@@ -1,0 +1,6 @@
+pub mod engine;
+pub mod native;
+#[cfg(feature = "sparql")]
+pub mod sparql;
+
+pub use engine::*;

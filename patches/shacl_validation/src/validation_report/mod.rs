@@ -1,0 +1,3 @@
+pub mod report;
+pub mod result;
+pub mod validation_report_error;

@@ -137,6 +137,9 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
         if query.name == "search" {
             continue; // The index's on the embedded store, a scan on a server: below.
         }
+        if query.inferred {
+            continue; // Reasoning is kept on a store ihigraph keeps alone: tests/reasoning.rs.
+        }
         let needs_session = query
             .parameters
             .iter()

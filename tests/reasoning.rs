@@ -490,3 +490,41 @@ fn serve_answers_queries_over_the_entailments_at_sparql_inferred() {
     assert_eq!(update.status, 400, "{}", update.body);
     assert!(update.body.contains("read-only"), "{}", update.body);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_mcp_sparql_tool_reads_the_entailments_when_asked() {
+    use rmcp::ServiceExt;
+    use rmcp::model::{CallToolRequestParams, ClientConfig};
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("store");
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success();
+    ihigraph(&store)
+        .arg("ingest")
+        .arg(examples_dir())
+        .assert()
+        .success();
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_ihigraph")).configure(|command| {
+        command.arg("--store").arg(&store).arg("mcp");
+    });
+    let client = ClientConfig::default()
+        .serve(TokioChildProcess::new(command).unwrap())
+        .await
+        .unwrap();
+    let query = format!(
+        "{PREFIXES} SELECT DISTINCT ?session WHERE {{ GRAPH ?g {{ ?c ihi:sessionId ?session ; ihi:usedTool ?t }} }}"
+    );
+    let call = |inferred: bool| {
+        let arguments = serde_json::json!({"query": query, "inferred": inferred});
+        CallToolRequestParams::new("sparql_query".to_owned())
+            .with_arguments(arguments.as_object().cloned().unwrap())
+    };
+    let inferred = client.call_tool(call(true)).await.unwrap();
+    assert_eq!(inferred.structured_content.unwrap()["count"], 4);
+    let asserted = client.call_tool(call(false)).await.unwrap();
+    assert_eq!(asserted.structured_content.unwrap()["count"], 0);
+    client.cancel().await.unwrap();
+}

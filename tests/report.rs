@@ -790,3 +790,43 @@ fn the_telemetry_section_gives_what_its_queries_give() {
         page(&plain_store, &[]).contains("No session in this report holds OpenTelemetry spans")
     );
 }
+
+#[test]
+fn the_agents_section_gives_what_reasoning_entails() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    common::ingest_examples_and_corpus(&store, &[], 6, 2);
+    // Without reasoning, the section says how to get it.
+    assert!(page(&store, &[]).contains("This store does not reason"));
+    ihigraph(&store)
+        .args(["reasoning", "on"])
+        .assert()
+        .success();
+    let text = page(&store, &[]);
+    let document = parse(&text);
+    // Each agent's sessions and tools, as tools-by-session gives them.
+    let mut expected: BTreeMap<String, (std::collections::BTreeSet<String>, std::collections::BTreeSet<String>)> =
+        BTreeMap::new();
+    for row in rows(&store, "tools-by-session", &[]) {
+        let (sessions, tools) = expected.entry(row[1].clone()).or_default();
+        sessions.insert(row[0].clone());
+        tools.insert(row[2].clone());
+    }
+    assert!(expected.len() > 2, "{expected:?}");
+    let shown: BTreeMap<String, (String, String, String)> = table(&document, "table-agents")
+        .into_iter()
+        .map(|row| (row[0].clone(), (row[1].clone(), row[2].clone(), row[3].clone())))
+        .collect();
+    let expected: BTreeMap<String, (String, String, String)> = expected
+        .into_iter()
+        .map(|(agent, (sessions, tools))| {
+            let names = tools.iter().cloned().collect::<Vec<_>>().join(", ");
+            (agent, (sessions.len().to_string(), tools.len().to_string(), names))
+        })
+        .collect();
+    assert_eq!(shown, expected);
+    assert_eq!(
+        text_of(by_id(&document, "total-unanswered").unwrap()),
+        rows(&store, "unanswered-turns", &[]).len().to_string()
+    );
+}

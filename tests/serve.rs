@@ -847,6 +847,19 @@ async fn check_mcp_queries<S: rmcp::Service<rmcp::RoleClient>>(
         .unwrap();
     assert_eq!(update.is_error, Some(true));
     assert!(format!("{:?}", update.content).contains("read-only"));
+    // This store does not reason: a query over entailments says what to do.
+    let inferred = client
+        .call_tool(tool_call(
+            "sparql_query",
+            &json!({"query": COUNT_TURNS, "inferred": true}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(inferred.is_error, Some(true), "{inferred:?}");
+    assert!(
+        format!("{:?}", inferred.content).contains("reasoning on"),
+        "{inferred:?}"
+    );
     let wrong = client
         .call_tool(tool_call("tool_usage", &json!({"since": "yesterday"})))
         .await

@@ -54,11 +54,13 @@ impl PyStore {
     /// Opens (creating if needed) the store in directory ``path``, a new store in memory
     /// when ``path`` is ``None``, or the store on the SPARQL server at ``endpoint``
     /// (credentials from ``user``/``password`` or ``token``). ``base`` and
-    /// ``session_template`` set the IRI scheme of a new store.
+    /// ``session_template`` set the IRI scheme of a new store. ``reasoning=True`` turns
+    /// reasoning on (what the ontologies entail, kept beside the store for queries run
+    /// with ``inferred=True``), ``False`` off; ``None`` leaves a store as it is.
     #[new]
     #[pyo3(signature = (path = None, *, endpoint = None, update_endpoint = None, graph_store = None,
         user = None, password = None, token = None, timeout = 30.0, base = None,
-        session_template = None))]
+        session_template = None, reasoning = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -72,6 +74,7 @@ impl PyStore {
         timeout: f64,
         base: Option<String>,
         session_template: Option<String>,
+        reasoning: Option<bool>,
     ) -> PyResult<Self> {
         let request = SchemeRequest {
             base,
@@ -80,6 +83,11 @@ impl PyStore {
         if let Some(endpoint) = endpoint {
             if path.is_some() {
                 return Err(errors::usage("give a path or an endpoint, not both"));
+            }
+            if reasoning == Some(true) {
+                return Err(errors::usage(
+                    "reasoning is kept beside a store ihigraph keeps: not on a server",
+                ));
             }
             let url = |name: &str, url: &str| {
                 Endpoint::parse(url).map_err(|e| errors::usage(format!("{name}: {e}")))
@@ -121,7 +129,25 @@ impl PyStore {
             });
         }
         let inner = match path {
-            None => stored(py.detach(|| HistoryStore::in_memory(&request)))?,
+            None => stored(py.detach(|| {
+                let store = HistoryStore::in_memory(&request)?;
+                if reasoning == Some(true) {
+                    store.reasoning_in_memory()
+                } else {
+                    Ok(store)
+                }
+            }))?,
+            Some(path) if reasoning.is_some() => {
+                std::fs::create_dir_all(&path).map_err(|e| {
+                    errors::raise::<errors::StoreError>(
+                        format!("cannot create store directory {}: {e}", path.display()),
+                        &Location::default(),
+                        Vec::new(),
+                    )
+                })?;
+                let on = reasoning == Some(true);
+                stored(py.detach(|| HistoryStore::set_reasoning(&path, &request, on)))?
+            }
             Some(path) => {
                 std::fs::create_dir_all(&path).map_err(|e| {
                     errors::raise::<errors::StoreError>(
@@ -212,14 +238,23 @@ impl PyStore {
         Ok(ids)
     }
 
+    /// Whether this store reasons (see ``Store(reasoning=...)``).
+    #[getter]
+    fn reasoning(&self) -> bool {
+        self.inner.reasons()
+    }
+
     /// Runs a canned query (``ihigraph queries`` lists them) with its parameters as
-    /// keywords, and gives its rows as dicts; ``terms=True`` gives pyoxigraph terms.
-    #[pyo3(signature = (name, *, terms = false, **params))]
+    /// keywords, and gives its rows as dicts; ``terms=True`` gives pyoxigraph terms;
+    /// ``inferred=True`` runs it over the sessions with what they entail (a store that
+    /// reasons).
+    #[pyo3(signature = (name, *, terms = false, inferred = false, **params))]
     fn query(
         &self,
         py: Python<'_>,
         name: &str,
         terms: bool,
+        inferred: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
         let canned = CannedQuery::named(name).map_err(|e| errors::store_error(&e.into()))?;
@@ -239,19 +274,34 @@ impl PyStore {
         }
         let store = &self.inner;
         let answer = py.detach(|| -> PyResult<Answer> {
-            let results = stored(store.run(canned, &arguments))?;
+            let results = if inferred {
+                stored(store.run_inferred(canned, &arguments))?
+            } else {
+                stored(store.run(canned, &arguments))?
+            };
             terms::read_answer(results).map_err(query_failed)
         })?;
         wrap_terms(py, terms::answer_to_python(py, answer, terms)?, terms)
     }
 
     /// Runs a SPARQL query: rows as dicts (SELECT), a bool (ASK), or triples (CONSTRUCT,
-    /// DESCRIBE); ``terms=True`` gives pyoxigraph terms instead of plain values.
-    #[pyo3(signature = (query, *, terms = false))]
-    fn sparql(&self, py: Python<'_>, query: &str, terms: bool) -> PyResult<Py<PyAny>> {
+    /// DESCRIBE); ``terms=True`` gives pyoxigraph terms instead of plain values;
+    /// ``inferred=True`` runs it over the sessions with what they entail.
+    #[pyo3(signature = (query, *, terms = false, inferred = false))]
+    fn sparql(
+        &self,
+        py: Python<'_>,
+        query: &str,
+        terms: bool,
+        inferred: bool,
+    ) -> PyResult<Py<PyAny>> {
         let store = &self.inner;
         let answer = py.detach(|| -> PyResult<Answer> {
-            let results = stored(store.query(query))?;
+            let results = if inferred {
+                stored(store.query_inferred(query, &Default::default()))?
+            } else {
+                stored(store.query(query))?
+            };
             terms::read_answer(results).map_err(query_failed)
         })?;
         wrap_terms(py, terms::answer_to_python(py, answer, terms)?, terms)

@@ -285,3 +285,45 @@ def test_search_errors_are_the_modules(store):
     with pytest.raises(ValueError, match="since"):
         store.search("hello", since="yesterday")
     assert store.search("hello", session="nowhere") == []
+
+
+def test_reasoning_in_memory_and_inferred_queries():
+    plain = ihigraph.Store()
+    assert not plain.reasoning
+    plain.ingest(EXAMPLES)
+    with pytest.raises(ihigraph.StoreError, match="does not reason"):
+        plain.query("tools-by-session")
+    store = ihigraph.Store(reasoning=True)
+    assert store.reasoning
+    store.ingest(EXAMPLES)
+    rows = store.query("tools-by-session", agent="m-instance/helpdesk")
+    assert {row["tool"] for row in rows} == {
+        "reset_two_factor",
+        "search_knowledge_base",
+        "verify_identity",
+    }
+    used = (
+        "PREFIX ihi: <https://w3id.org/ihigraph/ontology#> "
+        "SELECT ?session ?tool WHERE { GRAPH ?g { ?c ihi:sessionId ?session ; ihi:usedTool ?tool } }"
+    )
+    assert store.sparql(used) == []
+    inferred = store.sparql(used, inferred=True)
+    assert {row["session"] for row in inferred} == set(store.sessions())
+    # A canned query over the entailments gives the rows it gives over the store.
+    assert store.query("tool-stats", inferred=True) == store.query("tool-stats")
+
+
+def test_reasoning_on_and_off_in_a_directory(tmp_path):
+    path = tmp_path / "store"
+    store = ihigraph.Store(path, reasoning=True)
+    store.ingest(EXAMPLES / "code-review-abc.json")
+    assert store.reasoning and (path / "inferred").is_dir()
+    del store
+    again = ihigraph.Store(path)
+    assert again.reasoning
+    assert again.query("tools-by-session")
+    del again
+    off = ihigraph.Store(path, reasoning=False)
+    assert not off.reasoning and not (path / "inferred").exists()
+    with pytest.raises(ValueError, match="not on a server"):
+        ihigraph.Store(endpoint="http://127.0.0.1:9/sparql", reasoning=True)

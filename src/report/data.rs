@@ -6,7 +6,8 @@ use super::period::{Civil, TimeUnit};
 use super::{ReportError, ReportOptions};
 use crate::query::{
     Arguments, CannedQuery, RECENT_TURNS, REPORT_ACTIVITY, REPORT_FAILING_ARGUMENTS, REPORT_MEMORY,
-    REPORT_SPAN, REPORT_TOOLS, REPORT_TURN_TIMES, TOKEN_USAGE, TOOL_LATENCY,
+    REPORT_SPAN, REPORT_TOOLS, REPORT_TURN_TIMES, TOKEN_USAGE, TOOL_LATENCY, TOOLS_BY_SESSION,
+    UNANSWERED_TURNS,
 };
 use crate::store::{HistoryStore, StoreError};
 use oxigraph::model::{NamedNode, Term};
@@ -162,6 +163,24 @@ pub struct ReportData {
     pub models: Vec<ModelUsage>,
     /// Latency by tool (runs with a span only).
     pub tool_latency: Vec<ToolLatency>,
+    /// What reasoning says of the agents (M-Instances), most tools first: `None` on a
+    /// store that does not reason.
+    pub agents: Option<Vec<AgentTools>>,
+    /// The turns that got no answer (`unanswered-turns`): `None` on a store that does
+    /// not reason.
+    pub unanswered: Option<u64>,
+}
+
+/// An agent (an M-Instance) and the tools its sessions used, as reasoning entails
+/// them (`tools-by-session`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AgentTools {
+    /// The agent's `MInstanceID`.
+    pub agent: String,
+    /// Its sessions that used a tool.
+    pub sessions: u64,
+    /// The tools they used, by name.
+    pub tools: BTreeSet<String>,
 }
 
 /// A model's calls, tokens and latency, as OpenTelemetry spans report them.
@@ -258,7 +277,41 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
     data.sessions = sessions(&activity);
     data.totals = totals(&data.sessions, &memory);
     data.worst = worst(&data.sessions, &run)?;
+    if store.reasons() {
+        data.agents = Some(agent_tools(&run(&TOOLS_BY_SESSION, Arguments::new())?));
+        data.unanswered = Some(run(&UNANSWERED_TURNS, Arguments::new())?.len() as u64);
+    }
     Ok(data)
+}
+
+/// The rows of `tools-by-session` gathered by agent, most tools first.
+fn agent_tools(rows: &[QuerySolution]) -> Vec<AgentTools> {
+    let mut agents: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+    for row in rows {
+        let (Some(agent), Some(session), Some(tool)) =
+            (text(row, "agent"), text(row, "session"), text(row, "tool"))
+        else {
+            continue;
+        };
+        let (sessions, tools) = agents.entry(agent).or_default();
+        sessions.insert(session);
+        tools.insert(tool);
+    }
+    let mut agents: Vec<AgentTools> = agents
+        .into_iter()
+        .map(|(agent, (sessions, tools))| AgentTools {
+            agent,
+            sessions: sessions.len() as u64,
+            tools,
+        })
+        .collect();
+    agents.sort_by(|a, b| {
+        b.tools
+            .len()
+            .cmp(&a.tools.len())
+            .then_with(|| a.agent.cmp(&b.agent))
+    });
+    agents
 }
 
 /// The time charts' unit from the `report-span` row; minutes when no turn has an

@@ -67,6 +67,7 @@ pub fn page(page: &Page<'_>) -> Result<String, ReportError> {
     turns_per_session(&mut html, data)?;
     tools(&mut html, data)?;
     telemetry(&mut html, data)?;
+    agents(&mut html, data)?;
     roles(&mut html, data)?;
     gaps(&mut html, data)?;
     worst_sessions(&mut html, data);
@@ -539,6 +540,74 @@ fn roles(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
         );
     }
     query_note(html, &[&crate::query::REPORT_ACTIVITY]);
+    html.push_str("</section>\n");
+    Ok(())
+}
+
+/// The agents (M-Instances) and the tools their sessions used, and the turns that got no
+/// answer: what reasoning entails (`ihigraph reasoning on`), over the report's sessions
+/// whatever its time window.
+fn agents(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
+    html.push_str("<section id=\"agents\">\n<h2>Agents and the tools they used (reasoning)</h2>\n");
+    let (Some(agents), Some(unanswered)) = (&data.agents, data.unanswered) else {
+        empty(
+            html,
+            "This store does not reason: `ihigraph reasoning on` adds what the ontologies entail (the tools each session used, the turns without an answer), and this section.",
+        );
+        html.push_str("</section>\n");
+        return Ok(());
+    };
+    let _ = writeln!(
+        html,
+        "<p>Over the report's sessions, whatever its time window. Turns that got no answer: <strong id=\"total-unanswered\">{unanswered}</strong>.</p>"
+    );
+    if agents.is_empty() {
+        empty(html, "No session in this report used a tool.");
+    } else {
+        let shown: Vec<_> = agents.iter().take(12).collect();
+        let names: Vec<String> = shown.iter().map(|a| a.agent.clone()).collect();
+        chart(
+            html,
+            &BarChart {
+                id: "chart-agents",
+                title: "Tools used per agent",
+                description: &format!(
+                    "The distinct tools the sessions of each of the {} agents (M-Instances) with the most tools used, as the property chain ihi:usedTool entails them; the table below names them.",
+                    shown.len()
+                ),
+                x_label: "agent (M-Instance)",
+                y_label: "tools",
+                categories: &names,
+                series: vec![Series {
+                    name: "distinct tools".to_owned(),
+                    values: shown.iter().map(|a| a.tools.len() as f64).collect(),
+                    color: BLUE,
+                }],
+            },
+        )?;
+        let rows: Vec<Vec<String>> = agents
+            .iter()
+            .map(|agent| {
+                vec![
+                    agent.agent.clone(),
+                    agent.sessions.to_string(),
+                    agent.tools.len().to_string(),
+                    agent.tools.iter().cloned().collect::<Vec<_>>().join(", "),
+                ]
+            })
+            .collect();
+        table(
+            html,
+            "table-agents",
+            "Agents and their tools",
+            &["agent", "sessions using tools", "tools", "which"],
+            &rows,
+        );
+    }
+    query_note(
+        html,
+        &[&crate::query::TOOLS_BY_SESSION, &crate::query::UNANSWERED_TURNS],
+    );
     html.push_str("</section>\n");
     Ok(())
 }

@@ -162,6 +162,11 @@ pub struct SparqlQuery {
     /// union of the session graphs. Prefixes: ch: <https://jido.ai/ontology/conversation-history#>,
     /// ihi: <https://w3id.org/ihigraph/ontology#>. Updates are refused.
     pub query: String,
+    /// Run it over the sessions with what the ontologies entail about them (OWL 2 RL:
+    /// ihi:usedTool from a session to the tools its turns invoked, prov:wasAssociatedWith,
+    /// ihi:HumanTurn...), on a store that reasons. Default false.
+    #[serde(default)]
+    pub inferred: bool,
 }
 
 #[tool_router]
@@ -412,9 +417,12 @@ impl McpTools {
                     cancel: Some(cancel.clone()),
                     ..QueryOptions::default()
                 };
-                let results = store
-                    .query_with(&arguments.query, &options)
-                    .map_err(|error| match error {
+                let results = if arguments.inferred {
+                    store.query_inferred(&arguments.query, &options)
+                } else {
+                    store.query_with(&arguments.query, &options)
+                };
+                let results = results.map_err(|error| match error {
                         StoreError::UpdateNotAllowed => ApiError::bad_request(
                             "sparql_query is read-only: this is an update, and updates are refused",
                         ),

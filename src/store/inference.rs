@@ -21,6 +21,7 @@
 
 use super::backend::Backend;
 use super::embedded::Embedded;
+use super::parallel::side_by_side;
 use super::{FingerprintRecord, HistoryStore, StoreError};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{ONTOLOGIES, SessionGraph, ontology_digest};
@@ -97,16 +98,21 @@ impl Inference {
             .graphs_holding_quads(&graphs.iter().map(|g| g.graph.clone()).collect::<Vec<_>>())?;
         let (replaced, new): (Vec<&ReasonedGraph>, Vec<&ReasonedGraph>) =
             graphs.iter().partition(|graph| held.contains(&graph.graph));
+        // Reasoning is the work here: the graphs of a chunk are reasoned about side by
+        // side, one thread per core.
         for chunk in new.chunks(WRITE_CHUNK) {
             self.store
-                .add_graphs(chunk.iter().copied().map(closure).collect())?;
+                .add_graphs(side_by_side(chunk, |graph| closure(graph)))?;
         }
         if !replaced.is_empty() {
             let names: Vec<GraphName> = replaced
                 .iter()
                 .map(|graph| graph.graph.clone().into())
                 .collect();
-            let quads = replaced.into_iter().flat_map(closure).collect();
+            let quads = side_by_side(&replaced, |graph| closure(graph))
+                .into_iter()
+                .flatten()
+                .collect();
             self.store.replace_graphs(&names, quads)?;
         }
         Ok(())
@@ -405,8 +411,9 @@ impl HistoryStore {
         for chunk in graphs.chunks(REASON_BATCH) {
             let mut reasoned = Vec::with_capacity(chunk.len());
             let mut gone = Vec::new();
-            for graph in chunk {
-                let quads = self.session_quads(graph.as_ref())?;
+            let read = side_by_side(chunk, |graph| self.session_quads(graph.as_ref()));
+            for (graph, quads) in chunk.iter().zip(read) {
+                let quads = quads?;
                 if quads.is_empty() {
                     gone.push(graph);
                     continue;

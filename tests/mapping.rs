@@ -45,7 +45,10 @@ fn the_mapper_leaves_what_only_a_reasoner_writes() {
         for quad in map(&document).quads {
             assert!(!inferred_only(&quad.predicate), "{quad}");
             if let Term::NamedNode(class) = &quad.object {
-                assert!(quad.predicate != rdf::TYPE || !inferred_only(class), "{quad}");
+                assert!(
+                    quad.predicate != rdf::TYPE || !inferred_only(class),
+                    "{quad}"
+                );
             }
         }
     }

@@ -507,9 +507,10 @@ async fn the_mcp_sparql_tool_reads_the_entailments_when_asked() {
         .arg(examples_dir())
         .assert()
         .success();
-    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_ihigraph")).configure(|command| {
-        command.arg("--store").arg(&store).arg("mcp");
-    });
+    let command =
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_ihigraph")).configure(|command| {
+            command.arg("--store").arg(&store).arg("mcp");
+        });
     let client = ClientConfig::default()
         .serve(TokioChildProcess::new(command).unwrap())
         .await

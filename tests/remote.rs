@@ -131,14 +131,11 @@ fn answers(target: &Target) -> Vec<(String, Vec<String>)> {
         .collect();
     answers.extend(context_and_memory(target, &ids));
     for query in ihigraph::query::CANNED_QUERIES {
-        if query.name == "memories" {
-            continue; // `memory` above, without the times the items were made.
-        }
-        if query.name == "search" {
-            continue; // The index's on the embedded store, a scan on a server: below.
-        }
-        if query.inferred {
-            continue; // Reasoning is kept on a store ihigraph keeps alone: tests/reasoning.rs.
+        // `memories`: `memory` above, without the times the items were made. `search`:
+        // the index's on the embedded store, a scan on a server: below. Reasoning is kept
+        // on a store ihigraph keeps alone: tests/reasoning.rs.
+        if query.name == "memories" || query.name == "search" || query.inferred {
+            continue;
         }
         let needs_session = query
             .parameters

@@ -805,8 +805,13 @@ fn the_agents_section_gives_what_reasoning_entails() {
     let text = page(&store, &[]);
     let document = parse(&text);
     // Each agent's sessions and tools, as tools-by-session gives them.
-    let mut expected: BTreeMap<String, (std::collections::BTreeSet<String>, std::collections::BTreeSet<String>)> =
-        BTreeMap::new();
+    let mut expected: BTreeMap<
+        String,
+        (
+            std::collections::BTreeSet<String>,
+            std::collections::BTreeSet<String>,
+        ),
+    > = BTreeMap::new();
     for row in rows(&store, "tools-by-session", &[]) {
         let (sessions, tools) = expected.entry(row[1].clone()).or_default();
         sessions.insert(row[0].clone());
@@ -815,13 +820,21 @@ fn the_agents_section_gives_what_reasoning_entails() {
     assert!(expected.len() > 2, "{expected:?}");
     let shown: BTreeMap<String, (String, String, String)> = table(&document, "table-agents")
         .into_iter()
-        .map(|row| (row[0].clone(), (row[1].clone(), row[2].clone(), row[3].clone())))
+        .map(|row| {
+            (
+                row[0].clone(),
+                (row[1].clone(), row[2].clone(), row[3].clone()),
+            )
+        })
         .collect();
     let expected: BTreeMap<String, (String, String, String)> = expected
         .into_iter()
         .map(|(agent, (sessions, tools))| {
             let names = tools.iter().cloned().collect::<Vec<_>>().join(", ");
-            (agent, (sessions.len().to_string(), tools.len().to_string(), names))
+            (
+                agent,
+                (sessions.len().to_string(), tools.len().to_string(), names),
+            )
         })
         .collect();
     assert_eq!(shown, expected);

@@ -44,6 +44,27 @@ pub struct PyStore {
     chats: crate::chat::Written,
 }
 
+/// Opens (creating if needed) the store in a directory, with reasoning turned on or off
+/// when `reasoning` says.
+fn open_directory(
+    py: Python<'_>,
+    path: &std::path::Path,
+    request: &SchemeRequest,
+    reasoning: Option<bool>,
+) -> PyResult<HistoryStore> {
+    std::fs::create_dir_all(path).map_err(|e| {
+        errors::raise::<errors::StoreError>(
+            format!("cannot create store directory {}: {e}", path.display()),
+            &Location::default(),
+            Vec::new(),
+        )
+    })?;
+    stored(py.detach(|| match reasoning {
+        Some(on) => HistoryStore::set_reasoning(path, request, on),
+        None => HistoryStore::open(path, request),
+    }))
+}
+
 /// Turns a store result into Python's exception for it.
 fn stored<T>(result: Result<T, ihigraph::StoreError>) -> PyResult<T> {
     result.map_err(|error| errors::store_error(&error))
@@ -137,27 +158,7 @@ impl PyStore {
                     Ok(store)
                 }
             }))?,
-            Some(path) if reasoning.is_some() => {
-                std::fs::create_dir_all(&path).map_err(|e| {
-                    errors::raise::<errors::StoreError>(
-                        format!("cannot create store directory {}: {e}", path.display()),
-                        &Location::default(),
-                        Vec::new(),
-                    )
-                })?;
-                let on = reasoning == Some(true);
-                stored(py.detach(|| HistoryStore::set_reasoning(&path, &request, on)))?
-            }
-            Some(path) => {
-                std::fs::create_dir_all(&path).map_err(|e| {
-                    errors::raise::<errors::StoreError>(
-                        format!("cannot create store directory {}: {e}", path.display()),
-                        &Location::default(),
-                        Vec::new(),
-                    )
-                })?;
-                stored(py.detach(|| HistoryStore::open(&path, &request)))?
-            }
+            Some(path) => open_directory(py, &path, &request, reasoning)?,
         };
         Ok(Self {
             inner,

@@ -606,7 +606,10 @@ fn agents(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     }
     query_note(
         html,
-        &[&crate::query::TOOLS_BY_SESSION, &crate::query::UNANSWERED_TURNS],
+        &[
+            &crate::query::TOOLS_BY_SESSION,
+            &crate::query::UNANSWERED_TURNS,
+        ],
     );
     html.push_str("</section>\n");
     Ok(())

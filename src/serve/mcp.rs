@@ -423,11 +423,11 @@ impl McpTools {
                     store.query_with(&arguments.query, &options)
                 };
                 let results = results.map_err(|error| match error {
-                        StoreError::UpdateNotAllowed => ApiError::bad_request(
-                            "sparql_query is read-only: this is an update, and updates are refused",
-                        ),
-                        other => other.into(),
-                    })?;
+                    StoreError::UpdateNotAllowed => ApiError::bad_request(
+                        "sparql_query is read-only: this is an update, and updates are refused",
+                    ),
+                    other => other.into(),
+                })?;
                 match results {
                     QueryResults::Boolean(value) => Ok(json!({ "boolean": value })),
                     QueryResults::Solutions(_) => {

@@ -20,7 +20,9 @@ pub use iri::{
     encode_segment,
 };
 pub use mapping::{MappingWarning, SessionGraph, map_history};
-pub use ontology::{CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest};
+pub use ontology::{
+    CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest, ontology_graphs,
+};
 pub use retrieve::{RetrieveError, rebuild_history};
 pub use shapes::{
     SHAPES, ShapePath, ShapeReport, ShapeResult, Shapes, ShapesError, format_of_path,

@@ -28,3 +28,19 @@ pub fn ontology_digest() -> String {
     }
     format!("{hash:016x}")
 }
+
+/// Each ontology's statements in the named graph of its IRI, as a store keeps them.
+pub fn ontology_graphs() -> Vec<(oxrdf::NamedNode, Vec<oxrdf::Quad>)> {
+    ONTOLOGIES
+        .iter()
+        .map(|(iri, turtle)| {
+            let graph = oxrdf::NamedNode::new_unchecked(*iri);
+            let quads = oxigraph::io::RdfParser::from_format(oxigraph::io::RdfFormat::Turtle)
+                .with_default_graph(graph.clone())
+                .for_slice(turtle)
+                .map(|quad| quad.expect("the embedded ontologies parse (tested)"))
+                .collect();
+            (graph, quads)
+        })
+        .collect()
+}

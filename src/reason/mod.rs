@@ -17,8 +17,7 @@
 //! leave without a name (a blank node of theirs: the union of classes a domain names, a
 //! restriction), which means nothing outside them.
 
-use crate::rdf::ONTOLOGIES;
-use oxigraph::io::{RdfFormat, RdfParser};
+use crate::rdf::ontology_graphs;
 use oxrdf::vocab::{rdf, rdfs};
 use oxrdf::{NamedNodeRef, NamedOrBlankNode, Term, Triple, TripleRef};
 use std::collections::HashSet;
@@ -49,22 +48,13 @@ const ANNOTATIONS: [NamedNodeRef<'static>; 5] = [
 fn axioms() -> &'static Axioms {
     static AXIOMS: OnceLock<Axioms> = OnceLock::new();
     AXIOMS.get_or_init(|| {
-        let mut triples = Vec::new();
-        for (iri, text) in ONTOLOGIES {
-            // The ontologies are ihigraph's own text, parsed by a test on every build
-            // (`rdf::ontology`'s tests and tests/owl.rs): a triple that would not parse
-            // cannot ship, so none is dropped here.
-            let parser = RdfParser::from_format(RdfFormat::Turtle)
-                .with_base_iri(*iri)
-                .unwrap_or_else(|_| RdfParser::from_format(RdfFormat::Turtle));
-            triples.extend(
-                parser
-                    .for_slice(text.as_bytes())
-                    .filter_map(Result::ok)
-                    .map(Triple::from)
-                    .filter(|triple| !ANNOTATIONS.contains(&triple.predicate.as_ref())),
-            );
-        }
+        // The ontologies are ihigraph's own text, parsed by a test on every build.
+        let triples: Vec<Triple> = ontology_graphs()
+            .into_iter()
+            .flat_map(|(_, quads)| quads)
+            .map(Triple::from)
+            .filter(|triple| !ANNOTATIONS.contains(&triple.predicate.as_ref()))
+            .collect();
         let terms = triples
             .iter()
             .map(|triple| triple.subject.clone())

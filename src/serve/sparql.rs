@@ -38,8 +38,14 @@ const GRAPH_OFFERS: &[(&str, GraphFormat)] = &[
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
-        .route("/sparql", get(sparql_get).post(sparql_post))
-        .route("/sparql/inferred", get(inferred_get).post(inferred_post))
+        .route(
+            "/sparql",
+            get(sparql_get::<false>).post(sparql_post::<false>),
+        )
+        .route(
+            "/sparql/inferred",
+            get(sparql_get::<true>).post(sparql_post::<true>),
+        )
 }
 
 /// Which statements a query of the endpoint reads.
@@ -50,6 +56,16 @@ enum Dataset {
     /// The sessions with what the ontologies entail about them (`/sparql/inferred`):
     /// read-only, on a store that reasons.
     Inferred,
+}
+
+impl Dataset {
+    fn of(inferred: bool) -> Self {
+        if inferred {
+            Self::Inferred
+        } else {
+            Self::Asserted
+        }
+    }
 }
 
 /// What a protocol request asks.
@@ -68,7 +84,8 @@ enum Operation {
     Describe,
 }
 
-async fn sparql_get(
+/// A GET of `/sparql` (`INFERRED`: of `/sparql/inferred`).
+async fn sparql_get<const INFERRED: bool>(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
     uri: Uri,
@@ -76,10 +93,11 @@ async fn sparql_get(
 ) -> Result<Response, ApiError> {
     let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
     let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::Asserted).await
+    answer(&state, operation, &base, &headers, Dataset::of(INFERRED)).await
 }
 
-async fn sparql_post(
+/// A POST to `/sparql` (`INFERRED`: to `/sparql/inferred`).
+async fn sparql_post<const INFERRED: bool>(
     State(state): State<AppState>,
     RawQuery(query): RawQuery,
     uri: Uri,
@@ -88,30 +106,7 @@ async fn sparql_post(
 ) -> Result<Response, ApiError> {
     let operation = posted(query.as_deref(), &headers, &body)?;
     let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::Asserted).await
-}
-
-async fn inferred_get(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
-    let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::Inferred).await
-}
-
-async fn inferred_post(
-    State(state): State<AppState>,
-    RawQuery(query): RawQuery,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    let operation = posted(query.as_deref(), &headers, &body)?;
-    let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::Inferred).await
+    answer(&state, operation, &base, &headers, Dataset::of(INFERRED)).await
 }
 
 /// The operation a POST asks, its body in UTF-8.

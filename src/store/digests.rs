@@ -213,7 +213,9 @@ impl HistoryStore {
                 object: digest.clone().into(),
             },
         );
-        let QueryResults::Solutions(solutions) = self.evaluate(query, false, None)? else {
+        let QueryResults::Solutions(solutions) =
+            self.evaluate(self.backend.as_ref(), query, false, None)?
+        else {
             return Ok(None);
         };
         let mut texts = Vec::new();

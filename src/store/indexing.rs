@@ -3,7 +3,7 @@
 //! followed by the index's commit for what changed, and an update first takes the
 //! marker of what it may change out of the index, so that a crash between the two
 //! commits leaves those sessions marked as not indexed. On open, the index is compared
-//! with the store's fingerprint records ([`HistoryStore::settle_search_index`]): a
+//! with the store's fingerprint records ([`HistoryStore::settle_derived`]): a
 //! session indexed at another digest, not indexed, or indexed but gone is indexed again
 //! or dropped. Only a store ihigraph keeps alone has an index
 //! ([`Capabilities::exclusive`](super::Capabilities)).
@@ -14,7 +14,7 @@ use super::search::{
     HitColumn, IndexedSession, SearchHit, SearchIndex, SearchRequest, SearchService, memory_texts,
     session_texts, turn_texts,
 };
-use super::{FingerprintRecord, HistoryStore, StoreError};
+use super::{FingerprintRecord, Held, HistoryStore, StoreError};
 use crate::rdf::fingerprint;
 use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolutionIter};
@@ -201,22 +201,45 @@ impl HistoryStore {
         Ok(sessions.len())
     }
 
-    /// Brings the index in line with the store after it was opened: see the module's text.
-    pub(super) fn settle_search_index(&self) -> Result<(), StoreError> {
+    /// What the store holds now, read once for the index and the inferred store to be
+    /// settled against (see [`Held`]).
+    pub(super) fn held(&self) -> Result<Held, StoreError> {
+        let records = self.fingerprint_records()?;
+        let sessions = self
+            .sessions()?
+            .into_iter()
+            .map(|(_, graph)| {
+                let digest = recorded_digest(&records, &graph).to_owned();
+                (graph, digest)
+            })
+            .collect();
+        Ok(Held {
+            sessions,
+            memory: self.memory_digest()?,
+        })
+    }
+
+    /// Brings the index and the inferred store in line with the store (after it was
+    /// opened, or an update that may have changed anything), both against one reading
+    /// of what it holds.
+    pub(super) fn settle_derived(&self) -> Result<(), StoreError> {
+        if self.search.is_none() && self.inference.is_none() {
+            return Ok(());
+        }
+        let held = self.held()?;
+        self.settle_search_index(&held)?;
+        self.settle_inference(&held).map(|_| ())
+    }
+
+    /// Brings the index in line with what the store holds: see the module's text.
+    fn settle_search_index(&self, held: &Held) -> Result<(), StoreError> {
         let Some(index) = self.index()? else {
             return Ok(());
         };
         let mut indexed = index.indexed()?;
-        let records = self.fingerprint_records()?;
-        let mut stale = Vec::new();
-        for (_, graph) in self.sessions()? {
-            let digest = recorded_digest(&records, &graph);
-            if indexed.remove(graph.as_str()).as_deref() != Some(digest) {
-                stale.push(graph);
-            }
-        }
-        let memory = self.scheme.memory_graph();
-        let memory_stale = indexed.remove(memory.as_str()) != Some(self.memory_digest()?);
+        let (stale, memory_stale) = held.stale(&self.scheme.memory_graph(), |graph| {
+            indexed.remove(graph.as_str())
+        });
         let gone: Vec<&str> = indexed.keys().map(String::as_str).collect();
         index.replace(&[], &gone)?;
         self.index_from_store(&stale, memory_stale)
@@ -371,7 +394,7 @@ impl HistoryStore {
     pub(super) fn unindex_all(&self) -> Result<(), StoreError> {
         if let Some(inference) = self.inference()? {
             inference.clear()?;
-            self.settle_inference()?;
+            self.settle_inference(&self.held()?)?;
         }
         match self.index()? {
             Some(index) => index.clear(),
@@ -427,10 +450,7 @@ impl HistoryStore {
     /// After an update: indexes again what [`Self::before_update`] said it may change.
     pub(super) fn after_update(&self, touched: Option<Vec<NamedNode>>) -> Result<(), StoreError> {
         match touched {
-            None => {
-                self.settle_search_index()?;
-                self.settle_inference().map(|_| ())
-            }
+            None => self.settle_derived(),
             Some(graphs) => {
                 let memory = self.scheme.memory_graph();
                 let sessions: Vec<NamedNode> = graphs

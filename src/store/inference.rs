@@ -21,12 +21,12 @@
 
 use super::backend::Backend;
 use super::embedded::Embedded;
+
 use super::parallel::side_by_side;
-use super::{FingerprintRecord, HistoryStore, StoreError};
+use super::{FingerprintRecord, Held, HistoryStore, StoreError};
 use crate::rdf::vocab::ihi;
-use crate::rdf::{ONTOLOGIES, SessionGraph, ontology_digest};
+use crate::rdf::{SessionGraph, ontology_digest};
 use crate::reason::entailments;
-use oxigraph::io::{RdfFormat, RdfParser};
 use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, Triple};
 use oxigraph::sparql::QueryResults;
 use std::collections::BTreeMap;
@@ -323,20 +323,12 @@ fn mark(graph: &NamedNode, digest: &str) -> Quad {
 
 /// The ontologies as graphs of the inferred store, marked with their digest.
 fn ontology_graphs() -> Vec<ReasonedGraph> {
-    ONTOLOGIES
-        .iter()
-        .map(|(iri, text)| {
-            let graph = NamedNode::new_unchecked(*iri);
-            let quads = RdfParser::from_format(RdfFormat::Turtle)
-                .for_slice(text.as_bytes())
-                .filter_map(Result::ok)
-                .map(|quad| Quad::new(quad.subject, quad.predicate, quad.object, graph.clone()))
-                .collect();
-            ReasonedGraph {
-                graph,
-                digest: ontology_digest(),
-                quads,
-            }
+    crate::rdf::ontology_graphs()
+        .into_iter()
+        .map(|(graph, quads)| ReasonedGraph {
+            graph,
+            digest: ontology_digest(),
+            quads,
         })
         .collect()
 }
@@ -362,26 +354,16 @@ impl HistoryStore {
         })
     }
 
-    /// Brings the inferred store in line with the store: every session, the memory
-    /// graph and the ontologies marked with the digest the store gives them now; any
-    /// other graph dropped. Returns the number of graphs reasoned about again.
-    pub(super) fn settle_inference(&self) -> Result<usize, StoreError> {
+    /// Brings the inferred store in line with what the store holds: every session, the
+    /// memory graph and the ontologies marked with the digest the store gives them now;
+    /// any other graph dropped. Returns the number of sessions reasoned about again.
+    pub(super) fn settle_inference(&self, held: &Held) -> Result<usize, StoreError> {
         let Some(inference) = &self.inference else {
             return Ok(0);
         };
         let mut marks = inference.marks()?;
-        let records = self.fingerprint_records()?;
-        let mut stale = Vec::new();
-        for (_, graph) in self.sessions()? {
-            let digest = records
-                .get(&graph)
-                .map_or("", |record| record.fingerprint.digest.as_str());
-            if marks.remove(&graph).as_deref() != Some(digest) {
-                stale.push(graph);
-            }
-        }
-        let memory = self.scheme.memory_graph();
-        let memory_stale = marks.remove(&memory) != Some(self.memory_digest()?);
+        let (stale, memory_stale) =
+            held.stale(&self.scheme.memory_graph(), |graph| marks.remove(graph));
         let ontologies: Vec<ReasonedGraph> = ontology_graphs()
             .into_iter()
             .filter(|graph| marks.remove(&graph.graph).as_deref() != Some(&graph.digest))

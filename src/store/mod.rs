@@ -110,6 +110,34 @@ pub struct UpdateOptions {
     pub base_iri: Option<String>,
 }
 
+/// What the store holds, against which what is derived from it is settled: each
+/// session graph with the digest of its fingerprint record (empty: none), and the memory
+/// graph's digest.
+struct Held {
+    sessions: Vec<(NamedNode, String)>,
+    memory: String,
+}
+
+impl Held {
+    /// The session graphs whose mark (each taken out by `take`) is not their digest, and
+    /// whether the memory graph's is not: what is to be derived again. What `take` has
+    /// not taken out afterwards is of graphs the store no longer holds.
+    fn stale(
+        &self,
+        memory: &NamedNode,
+        mut take: impl FnMut(&NamedNode) -> Option<String>,
+    ) -> (Vec<NamedNode>, bool) {
+        let mut stale = Vec::new();
+        for (graph, digest) in &self.sessions {
+            if take(graph).as_ref() != Some(digest) {
+                stale.push(graph.clone());
+            }
+        }
+        let memory_stale = take(memory).as_ref() != Some(&self.memory);
+        (stale, memory_stale)
+    }
+}
+
 /// A SPARQL parser that resolves relative IRIs against `base`, when one is given.
 fn parser_with_base(base: Option<&str>) -> Result<SparqlParser, StoreError> {
     let parser = SparqlParser::new();
@@ -182,14 +210,15 @@ impl HistoryStore {
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(path: &Path, request: &SchemeRequest) -> Result<Self, StoreError> {
-        let store = Self::with_backend(Embedded::open(path)?, request)?;
-        let store = store.with_search_index(SearchIndex::open(&path.join(SEARCH_DIRECTORY))?)?;
+        let mut store = Self::with_backend(Embedded::open(path)?, request)?
+            .with_search_index(SearchIndex::open(&path.join(SEARCH_DIRECTORY))?)?;
         let inferred = path.join(INFERRED_DIRECTORY);
         if inferred.is_dir() {
-            store.with_inference(inference::Inference::open(&inferred)?)
-        } else {
-            Ok(store)
+            store.inference = Some(inference::Inference::open(&inferred)?);
         }
+        // Both brought in line with the store against one reading of it.
+        store.settle_derived()?;
+        Ok(store)
     }
 
     /// Turns reasoning on or off for the embedded on-disk store in `path` (see
@@ -245,7 +274,7 @@ impl HistoryStore {
             });
         }
         self.inference = Some(inference);
-        self.settle_inference()?;
+        self.settle_inference(&self.held()?)?;
         Ok(self)
     }
 
@@ -257,18 +286,19 @@ impl HistoryStore {
     /// # Ok::<_, ihigraph::StoreError>(())
     /// ```
     pub fn in_memory(request: &SchemeRequest) -> Result<Self, StoreError> {
-        let store = Self::with_backend(Embedded::in_memory()?, request)?;
-        store.with_search_index(SearchIndex::in_ram()?)
+        let store = Self::with_backend(Embedded::in_memory()?, request)?
+            .with_search_index(SearchIndex::in_ram()?)?;
+        store.settle_derived()?;
+        Ok(store)
     }
 
-    /// The store with its full-text index, brought in line with it (see
-    /// [`SearchIndex`]): only for a backend only ihigraph writes.
+    /// The store with its full-text index, to be brought in line with it by the caller
+    /// (see [`SearchIndex`]): only for a backend only ihigraph writes.
     fn with_search_index(mut self, index: SearchIndex) -> Result<Self, StoreError> {
         if self.backend.capabilities().exclusive {
             self.search = Some(Arc::new(index));
             let service = self.search_service();
             self.backend.answer_searches(service);
-            self.settle_search_index()?;
         }
         Ok(self)
     }
@@ -792,7 +822,7 @@ impl HistoryStore {
         options: &QueryOptions,
     ) -> Result<QueryResults<'static>, StoreError> {
         let query = parse_query(sparql, options)?;
-        self.evaluate(query, true, options.cancel.as_ref())
+        self.evaluate(self.backend.as_ref(), query, true, options.cancel.as_ref())
     }
 
     /// [`query_with`](Self::query_with) over the sessions as a reasoner sees them: each
@@ -804,13 +834,9 @@ impl HistoryStore {
         sparql: &str,
         options: &QueryOptions,
     ) -> Result<QueryResults<'static>, StoreError> {
-        let mut query = parse_query(sparql, options)?;
+        let query = parse_query(sparql, options)?;
         let backend = self.inferred_backend()?;
-        self.inline_searches(&mut query)?;
-        match options.cancel.as_ref() {
-            Some(token) => backend.query_cancellable(query, true, token),
-            None => backend.query(query, true),
-        }
+        self.evaluate(backend, query, true, options.cancel.as_ref())
     }
 
     /// [`run`](Self::run) over the sessions as a reasoner sees them (see
@@ -831,14 +857,8 @@ impl HistoryStore {
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
         let backend = self.inferred_backend()?;
-        let query = if *query == SEARCH && self.search.is_none() {
-            &SEARCH_SCAN
-        } else {
-            query
-        };
-        let mut query = query.bind(arguments, &self.scheme)?;
-        self.inline_searches(&mut query)?;
-        backend.select_whole(query, &PageOrder::AsWritten, cancel)
+        let query = self.as_run(query).bind(arguments, &self.scheme)?;
+        self.select_whole(backend, query, cancel)
     }
 
     /// The inferred store's backend, once it holds every session committed.
@@ -851,18 +871,19 @@ impl HistoryStore {
         }
     }
 
+    /// A query on `backend` (the store's, or the inferred store's), its searches run
+    /// first (see [`SearchService::inline`]).
     fn evaluate(
         &self,
+        backend: &dyn Backend,
         mut query: Query,
         union_default_graph: bool,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
         self.inline_searches(&mut query)?;
         match cancel {
-            Some(token) => self
-                .backend
-                .query_cancellable(query, union_default_graph, token),
-            None => self.backend.query(query, union_default_graph),
+            Some(token) => backend.query_cancellable(query, union_default_graph, token),
+            None => backend.query(query, union_default_graph),
         }
     }
 
@@ -939,12 +960,9 @@ impl HistoryStore {
         let mut query = query.bind(arguments, &self.scheme)?;
         set_named_graphs(&mut query, graphs.to_vec());
         if inferred {
-            self.inline_searches(&mut query)?;
-            return self
-                .inferred_backend()?
-                .select_whole(query, &PageOrder::AsWritten, None);
+            return self.select_whole(self.inferred_backend()?, query, None);
         }
-        self.select_whole(query, None)
+        self.select_whole(self.backend.as_ref(), query, None)
     }
 
     /// [`run`](Self::run), stopped when `cancel` is cancelled.
@@ -966,27 +984,32 @@ impl HistoryStore {
                 )));
             }
         }
-        // Without a full-text index, a search scans the texts.
-        let query = if *query == SEARCH && self.search.is_none() {
+        // The text is ihigraph's: its whole answer is given, however long.
+        let query = self.as_run(query).bind(arguments, &self.scheme)?;
+        self.select_whole(self.backend.as_ref(), query, cancel)
+    }
+
+    /// The canned query this store runs for `query`: without a full-text index, a
+    /// search scans the texts.
+    fn as_run<'q>(&self, query: &'q CannedQuery) -> &'q CannedQuery {
+        if *query == SEARCH && self.search.is_none() {
             &SEARCH_SCAN
         } else {
             query
-        };
-        // The text is ihigraph's: its whole answer is given, however long.
-        let query = query.bind(arguments, &self.scheme)?;
-        self.select_whole(query, cancel)
+        }
     }
 
-    /// One of ihigraph's own queries, whole, in the order written; its searches run
-    /// first (see [`SearchService::inline`]).
+    /// One of ihigraph's own queries on `backend` (the store's, or the inferred
+    /// store's), whole, in the order written; its searches run first (see
+    /// [`SearchService::inline`]).
     fn select_whole(
         &self,
+        backend: &dyn Backend,
         mut query: Query,
         cancel: Option<&CancellationToken>,
     ) -> Result<QueryResults<'static>, StoreError> {
         self.inline_searches(&mut query)?;
-        self.backend
-            .select_whole(query, &PageOrder::AsWritten, cancel)
+        backend.select_whole(query, &PageOrder::AsWritten, cancel)
     }
 
     /// Runs the query's searches and puts their hits in their place (see

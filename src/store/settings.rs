@@ -7,9 +7,10 @@
 use super::backend::Backend;
 use super::{SchemeSetting, StoreError};
 use crate::rdf::vocab::ihi;
-use crate::rdf::{DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, ONTOLOGIES, ontology_digest};
-use oxigraph::io::{RdfFormat, RdfParser};
-use oxigraph::model::{GraphName, GraphNameRef, Literal, NamedNode, Quad, Term};
+use crate::rdf::{
+    DEFAULT_BASE, DEFAULT_SESSION_TEMPLATE, IriScheme, ONTOLOGIES, ontology_digest, ontology_graphs,
+};
+use oxigraph::model::{GraphName, GraphNameRef, Literal, Quad, Term};
 
 /// The IRI scheme asked for when opening a store: what is not given is the store's
 /// recorded setting, or the default for a new store.
@@ -77,15 +78,9 @@ pub(super) fn settle(
         let mut graphs = vec![GraphName::DefaultGraph];
         let mut quads: Vec<Quad> = recorded.others;
         quads.extend(settings);
-        for (iri, turtle) in ONTOLOGIES {
-            let graph = NamedNode::new_unchecked(*iri);
-            graphs.push(graph.clone().into());
-            for quad in RdfParser::from_format(RdfFormat::Turtle)
-                .with_default_graph(graph)
-                .for_slice(turtle)
-            {
-                quads.push(quad.expect("the embedded ontologies parse (tested)"));
-            }
+        for (graph, ontology) in ontology_graphs() {
+            graphs.push(graph.into());
+            quads.extend(ontology);
         }
         backend.replace_graphs(&graphs, quads)?;
     }

@@ -53,6 +53,8 @@ mod guides {
     struct Otel;
     #[doc = include_str!("../docs/performance.md")]
     struct Performance;
+    #[doc = include_str!("../docs/operators.md")]
+    struct Operators;
     #[doc = include_str!("../docs/python.md")]
     struct Python;
     #[doc = include_str!("../docs/queries.md")]

@@ -1,34 +1,212 @@
-//! Who may write: the bearer of the server's token, compared in constant time; and which
-//! requests can only write, told from their head so that the token is checked before
-//! their body is read.
+//! Who is asking, and what they may do: the bearer of a token the store issued (kept as
+//! its digest, `store::AccessList`: a role, and the tenant it is confined to) or of the
+//! server's own token (`IHIGRAPH_TOKEN`, an administrator's); which requests can only
+//! write, told from their head so that the token is checked before their body is read.
+//! Once the store has issued a token or has a tenant, every request needs one: reads too.
 
 use super::{ApiError, ServeOptions};
+use crate::store::{AccessList, AccessRole, TenantName, TokenRecord};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
+use std::sync::{Arc, RwLock};
 use subtle::ConstantTimeEq;
 
-/// Lets a write through when the request bears the server's token: 403 when the server
-/// has none (it is read-only), 401 when the token is missing or wrong.
-pub(crate) fn may_write(options: &ServeOptions, headers: &HeaderMap) -> Result<(), ApiError> {
-    let Some(token) = &options.token else {
-        return Err(ApiError::new(
+/// The header by which an administrator names the tenant a request acts in.
+pub const TENANT_HEADER: &str = "ihigraph-tenant";
+
+/// Who a request comes from, as the front door found it, and where it acts: put in the
+/// request's extensions for the handlers (and the MCP tools) that decide for themselves
+/// whether it writes.
+#[derive(Debug, Clone)]
+pub(crate) struct Caller {
+    /// The bearer's role; `None` without a token.
+    pub role: Option<AccessRole>,
+    /// The tenant the request acts in; `None` for the store's own sessions.
+    pub tenant: Option<TenantName>,
+    /// Whether the server takes writes at all (it has a token of its own or issued ones).
+    pub writable: bool,
+    /// Whether the tenant holds its quota of quads: its writes are refused.
+    pub over_quota: Option<u64>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        caller_of(&parts.extensions)
+    }
+}
+
+/// The caller the front door put in a request's extensions.
+pub(crate) fn caller_of(extensions: &axum::http::Extensions) -> Result<Caller, ApiError> {
+    extensions
+        .get::<Caller>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal("the request did not pass the front door"))
+}
+
+/// The tokens a server admits: its own, and those the store issued.
+pub(crate) struct Access {
+    /// The server's own token (`IHIGRAPH_TOKEN`): an administrator's.
+    own: Option<String>,
+    /// The store's tokens, taken again after every change to them.
+    issued: RwLock<AccessList>,
+    /// Whether the store has tenants.
+    tenants: std::sync::atomic::AtomicBool,
+}
+
+/// Whom a request's token names.
+pub(crate) struct Bearer {
+    /// The role; `None` without a token.
+    pub role: Option<AccessRole>,
+    /// The tenant the token is confined to (read and write tokens of a tenant).
+    pub tenant: Option<TenantName>,
+}
+
+impl Access {
+    pub(crate) fn new(options: &ServeOptions, issued: AccessList, tenants: bool) -> Arc<Self> {
+        Arc::new(Self {
+            own: options.token.clone(),
+            issued: RwLock::new(issued),
+            tenants: tenants.into(),
+        })
+    }
+
+    /// Takes the store's tokens and whether it has tenants again, after a change.
+    pub(crate) fn refresh(&self, issued: AccessList, tenants: bool) {
+        *self
+            .issued
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = issued;
+        self.tenants
+            .store(tenants, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether every request needs a token: the store issued one or has a tenant.
+    pub(crate) fn required(&self) -> bool {
+        self.tenants.load(std::sync::atomic::Ordering::SeqCst)
+            || !self
+                .issued
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .is_empty()
+    }
+
+    /// Whether the server takes writes from anyone.
+    pub(crate) fn writable(&self) -> bool {
+        self.own.is_some() || self.required()
+    }
+
+    /// Who bears the request's token: 401 for a token that is not one of the server's
+    /// (or for none, where one is required); a wrong token on a read of a server that
+    /// requires none is no token.
+    pub(crate) fn bearer(&self, headers: &HeaderMap, writes: bool) -> Result<Bearer, ApiError> {
+        let required = self.required();
+        let anonymous = Bearer {
+            role: None,
+            tenant: None,
+        };
+        let Some(sent) = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(bearer)
+        else {
+            if required {
+                return Err(ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "this server needs the header Authorization: Bearer <token> on every request",
+                ));
+            }
+            return Ok(anonymous);
+        };
+        if let Some(own) = &self.own
+            && bool::from(sent.as_bytes().ct_eq(own.as_bytes()))
+        {
+            return Ok(Bearer {
+                role: Some(AccessRole::Admin),
+                tenant: None,
+            });
+        }
+        let issued = self
+            .issued
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match issued.check(sent) {
+            Some(TokenRecord { role, tenant, .. }) => Ok(Bearer {
+                role: Some(*role),
+                tenant: tenant.clone(),
+            }),
+            None if required || writes => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the bearer token is not one of this server's (or was revoked)",
+            )),
+            None => Ok(anonymous),
+        }
+    }
+}
+
+impl Bearer {
+    /// The tenant a request acts in: a tenant's token acts in its own (the header may
+    /// name it, no other); an administrator's in the one the header names, or the
+    /// store's own sessions; any other bearer in the store's own sessions.
+    pub(crate) fn tenant(&self, headers: &HeaderMap) -> Result<Option<TenantName>, ApiError> {
+        let named = match headers.get(TENANT_HEADER) {
+            None => None,
+            Some(value) => Some(
+                value
+                    .to_str()
+                    .ok()
+                    .and_then(|name| name.trim().parse::<TenantName>().ok())
+                    .ok_or_else(|| {
+                        ApiError::bad_request(format!(
+                            "the {TENANT_HEADER} header does not name a tenant: 1 to 63 of a-z, 0-9, '-' and '_'"
+                        ))
+                    })?,
+            ),
+        };
+        match (self.role, &self.tenant, named) {
+            (Some(AccessRole::Admin), _, named) => Ok(named),
+            (_, Some(own), Some(named)) if named != *own => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("this token is confined to its own tenant, not {named}"),
+            )),
+            (_, Some(own), _) => Ok(Some(own.clone())),
+            (_, None, Some(named)) => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("only an admin token may name a tenant ({named})"),
+            )),
+            (_, None, None) => Ok(None),
+        }
+    }
+}
+
+/// Lets a write through when its caller may write: 403 when the server takes no writes
+/// (it has no token), 401 without a token, 403 for a read-only token or a tenant that
+/// holds its quota.
+pub(crate) fn may_write(caller: &Caller) -> Result<(), ApiError> {
+    match caller.role {
+        None if !caller.writable => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "this server is read-only: it was started without IHIGRAPH_TOKEN",
-        ));
-    };
-    let given = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(bearer);
-    match given {
-        Some(given) if bool::from(given.as_bytes().ct_eq(token.as_bytes())) => Ok(()),
-        Some(_) => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "the bearer token is not this server's",
+            "this server is read-only: it was started without IHIGRAPH_TOKEN and its store has issued no token",
         )),
         None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "a write needs the header Authorization: Bearer <token>",
         )),
+        Some(AccessRole::Read) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this token may only read",
+        )),
+        Some(_) => match caller.over_quota {
+            Some(quota) => Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the tenant holds its quota of {quota} stored quads (max-stored-quads): delete sessions, or ask its administrator for more"
+                ),
+            )),
+            None => Ok(()),
+        },
     }
 }
 
@@ -94,22 +272,29 @@ mod tests {
     }
 
     #[test]
-    fn only_the_servers_token_writes() {
+    fn the_servers_own_token_is_an_administrators() {
         let options = ServeOptions {
             token: Some("s3cret".to_owned()),
             ..ServeOptions::default()
         };
-        assert!(may_write(&options, &headers(Some("Bearer s3cret"))).is_ok());
-        assert!(may_write(&options, &headers(Some("bearer  s3cret "))).is_ok());
-        for wrong in [
-            None,
-            Some("Bearer s3cre"),
-            Some("Basic s3cret"),
-            Some("Bearer "),
-        ] {
-            let error = may_write(&options, &headers(wrong)).unwrap_err();
-            assert_eq!(error.status, StatusCode::UNAUTHORIZED, "{wrong:?}");
+        let access = Access::new(&options, AccessList::default(), false);
+        for given in ["Bearer s3cret", "bearer  s3cret "] {
+            let bearer = access.bearer(&headers(Some(given)), true).unwrap();
+            assert_eq!(bearer.role, Some(AccessRole::Admin), "{given}");
         }
+        for wrong in ["Bearer s3cre", "Basic s3cret"] {
+            let error = access.bearer(&headers(Some(wrong)), true).err().unwrap();
+            assert_eq!(error.status, StatusCode::UNAUTHORIZED, "{wrong:?}");
+            // A read needs no token here: a wrong one is none.
+            assert!(
+                access
+                    .bearer(&headers(Some(wrong)), false)
+                    .unwrap()
+                    .role
+                    .is_none()
+            );
+        }
+        assert!(access.bearer(&headers(None), false).unwrap().role.is_none());
     }
 
     #[test]
@@ -159,7 +344,24 @@ mod tests {
 
     #[test]
     fn without_a_token_nothing_writes() {
-        let error = may_write(&ServeOptions::default(), &headers(Some("Bearer x"))).unwrap_err();
-        assert_eq!(error.status, StatusCode::FORBIDDEN);
+        let caller = |role, writable| Caller {
+            role,
+            tenant: None,
+            writable,
+            over_quota: None,
+        };
+        let status = |caller: Caller| may_write(&caller).unwrap_err().status;
+        assert_eq!(status(caller(None, false)), StatusCode::FORBIDDEN);
+        assert_eq!(status(caller(None, true)), StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            status(caller(Some(AccessRole::Read), true)),
+            StatusCode::FORBIDDEN
+        );
+        assert!(may_write(&caller(Some(AccessRole::Write), true)).is_ok());
+        let full = Caller {
+            over_quota: Some(10),
+            ..caller(Some(AccessRole::Write), true)
+        };
+        assert_eq!(status(full), StatusCode::PAYLOAD_TOO_LARGE);
     }
 }

@@ -43,7 +43,7 @@ pub(crate) fn answer(
             "the endpoint's URL {endpoint:?} is not an IRI: {error}"
         ))
     })?;
-    let updates = state.options.allow_update && state.options.token.is_some();
+    let updates = state.options.allow_update && state.access.writable();
     let search = state.store.search_index().is_some();
     let triples = describe(&endpoint, updates, search);
     let mut serializer = RdfSerializer::from_format(format);

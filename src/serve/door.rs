@@ -7,13 +7,17 @@
 //! [`LARGE_BODIES_AT_ONCE`] requests at once; the others wait their turn before theirs is
 //! read.
 
-use super::{ApiError, AppState, ServeOptions, auth};
+use super::auth::{self, Caller};
+use super::tenancy::{Tenancy, TenantApp};
+use super::{ApiError, ServeOptions};
+use crate::store::AccessRole;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header, request::Parts};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
+use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -26,14 +30,21 @@ const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
 
 /// Lets a request in, or answers it here.
 pub(crate) async fn front_door(
-    State(state): State<AppState>,
+    State(tenancy): State<Arc<Tenancy>>,
     request: Request,
     next: Next,
 ) -> Response {
-    match admit(&state, request).await {
-        Ok((request, permit)) => {
+    match admit(&tenancy, request).await {
+        Ok((request, app, permit)) => {
+            let wrote = !matches!(
+                *request.method(),
+                Method::GET | Method::HEAD | Method::OPTIONS
+            );
             let response = next.run(request).await;
             drop(permit);
+            if wrote && app.limits.stored_quads.is_some() {
+                tokio::spawn(async move { app.recount().await });
+            }
             response
         }
         Err(error) => {
@@ -47,19 +58,44 @@ pub(crate) async fn front_door(
     }
 }
 
+/// Checks a request's host, finds who it comes from and the store it acts in, counts it
+/// against that tenant's rate, refuses a write its caller may not make, and reads its
+/// body under the caller's limit. Gives the request with its caller and store in its
+/// extensions.
 async fn admit(
-    state: &AppState,
+    tenancy: &Tenancy,
     request: Request,
-) -> Result<(Request, Option<OwnedSemaphorePermit>), ApiError> {
-    let options = &state.options;
-    check_host(options, &request)?;
-    let authorized = auth::may_write(options, request.headers());
-    if auth::writes(request.method(), request.uri(), request.headers()) {
-        authorized.clone()?;
+) -> Result<(Request, Arc<TenantApp>, Option<OwnedSemaphorePermit>), ApiError> {
+    let shared = tenancy.shared();
+    check_host(&shared.options, &request)?;
+    let writes = auth::writes(request.method(), request.uri(), request.headers());
+    let access = &tenancy.access;
+    let bearer = match access.bearer(request.headers(), writes) {
+        // Health is open to probes that bear no token.
+        Err(_) if request.uri().path() == "/healthz" => auth::Bearer {
+            role: None,
+            tenant: None,
+        },
+        other => other?,
+    };
+    let tenant = bearer.tenant(request.headers())?;
+    let app = tenancy.app(tenant.as_ref()).await?;
+    if bearer.role != Some(AccessRole::Admin) {
+        app.admit()?;
     }
-    let (parts, body) = request.into_parts();
+    let caller = Caller {
+        role: bearer.role,
+        tenant,
+        writable: access.writable(),
+        over_quota: app.over_quota(),
+    };
+    if writes {
+        auth::may_write(&caller)?;
+    }
+    let options = &app.options;
+    let (mut parts, body) = request.into_parts();
     let limits = BodyLimits {
-        most: if authorized.is_ok() {
+        most: if caller.role >= Some(AccessRole::Write) {
             options.max_body
         } else {
             options.max_query_body.min(options.max_body)
@@ -67,8 +103,10 @@ async fn admit(
         small: options.max_query_body,
         deadline: Instant::now() + options.body_timeout,
     };
-    let (bytes, permit) = read_body(body, &parts, &limits, &state.large_bodies).await?;
-    Ok((Request::from_parts(parts, Body::from(bytes)), permit))
+    let (bytes, permit) = read_body(body, &parts, &limits, &shared.large_bodies).await?;
+    parts.extensions.insert(caller);
+    parts.extensions.insert(Arc::clone(&app));
+    Ok((Request::from_parts(parts, Body::from(bytes)), app, permit))
 }
 
 /// How much of a body is read, and until when.
@@ -87,7 +125,7 @@ async fn read_body(
     mut body: Body,
     parts: &Parts,
     limits: &BodyLimits,
-    large: &std::sync::Arc<Semaphore>,
+    large: &Arc<Semaphore>,
 ) -> Result<(Bytes, Option<OwnedSemaphorePermit>), ApiError> {
     let declared = declared_length(&parts.headers);
     if declared.is_some_and(|length| length > limits.most) {
@@ -122,7 +160,7 @@ async fn read_body(
 }
 
 async fn place_among_large(
-    large: &std::sync::Arc<Semaphore>,
+    large: &Arc<Semaphore>,
     deadline: Instant,
 ) -> Result<OwnedSemaphorePermit, ApiError> {
     let busy = || {
@@ -131,7 +169,7 @@ async fn place_among_large(
             "the server is reading other large bodies and this one's time ran out: try again later",
         )
     };
-    tokio::time::timeout_at(deadline, std::sync::Arc::clone(large).acquire_owned())
+    tokio::time::timeout_at(deadline, Arc::clone(large).acquire_owned())
         .await
         .map_err(|_| busy())?
         .map_err(|_| busy())

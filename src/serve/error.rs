@@ -20,6 +20,8 @@ pub struct ApiError {
     pub message: String,
     /// Located diagnostics of a refused document, as the CLI gives them.
     pub diagnostics: Vec<Value>,
+    /// For a 429: the seconds to wait before asking again (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -29,6 +31,16 @@ impl ApiError {
             status,
             message: message.into(),
             diagnostics: Vec::new(),
+            retry_after: None,
+        }
+    }
+
+    /// This error with the seconds to wait before asking again.
+    #[must_use]
+    pub fn with_retry_after(self, seconds: u64) -> Self {
+        Self {
+            retry_after: Some(seconds),
+            ..self
         }
     }
 
@@ -103,6 +115,11 @@ impl IntoResponse for ApiError {
                 HeaderValue::from_static("Bearer realm=\"ihigraph\""),
             );
         }
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         response
     }
 }
@@ -118,7 +135,13 @@ impl std::error::Error for ApiError {}
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {
         let status = match &error {
-            StoreError::UnknownSession { .. } => StatusCode::NOT_FOUND,
+            StoreError::UnknownSession { .. }
+            | StoreError::UnknownTenant { .. }
+            | StoreError::UnknownToken { .. } => StatusCode::NOT_FOUND,
+            StoreError::TenantName { .. }
+            | StoreError::AccessRole { .. }
+            | StoreError::AdminTenant => StatusCode::BAD_REQUEST,
+            StoreError::TenantExists { .. } => StatusCode::CONFLICT,
             StoreError::QuerySyntax(_)
             | StoreError::TooDeep(_)
             | StoreError::UpdateNotAllowed

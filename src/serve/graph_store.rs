@@ -131,14 +131,14 @@ fn serialize(quads: &[Quad], format: RdfFormat) -> Result<Vec<u8>, ApiError> {
 
 /// A write's preconditions: the token (checked at the door already, for every write) and
 /// `--allow-update`.
-fn may_write(state: &AppState, headers: &HeaderMap) -> Result<(), ApiError> {
+fn may_write(state: &AppState, caller: &auth::Caller) -> Result<(), ApiError> {
     if !state.options.allow_update {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "Graph Store writes are disabled: the server was started without --allow-update",
         ));
     }
-    auth::may_write(&state.options, headers)
+    auth::may_write(caller)
 }
 
 /// Refuses a write to one of ihigraph's own graphs, saying what it holds.
@@ -157,12 +157,13 @@ fn role_for_write(store: &HistoryStore, graph: &GraphName) -> Result<GraphRole, 
 
 async fn put(
     State(state): State<AppState>,
+    caller: auth::Caller,
     RawQuery(query): RawQuery,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    may_write(&state, &headers)?;
+    may_write(&state, &caller)?;
     let base = endpoint_url(&uri, &headers);
     let graph = named_or_refuse(target(query.as_deref(), &base)?)?;
     let role = role_for_write(&state.store, &graph)?;
@@ -243,12 +244,13 @@ fn session_from(
 
 async fn post(
     State(state): State<AppState>,
+    caller: auth::Caller,
     RawQuery(query): RawQuery,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    may_write(&state, &headers)?;
+    may_write(&state, &caller)?;
     let base = endpoint_url(&uri, &headers);
     let (graph, made) = match target(query.as_deref(), &base)? {
         Some(graph) => (graph, false),
@@ -317,11 +319,12 @@ fn add_to_session(
 
 async fn delete(
     State(state): State<AppState>,
+    caller: auth::Caller,
     RawQuery(query): RawQuery,
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    may_write(&state, &headers)?;
+    may_write(&state, &caller)?;
     let graph = named_or_refuse(target(query.as_deref(), &endpoint_url(&uri, &headers))?)?;
     let role = role_for_write(&state.store, &graph)?;
     let GraphName::NamedNode(name) = graph else {

@@ -53,6 +53,16 @@ impl QueryLimits {
         }
     }
 
+    /// These limits with another time limit, sharing the count of running queries and
+    /// the memory they hold (a tenant's queries, under its own time limit).
+    #[must_use]
+    pub fn with_timeout(&self, timeout: Duration) -> Self {
+        Self {
+            timeout,
+            ..self.clone()
+        }
+    }
+
     /// The time limit.
     #[must_use]
     pub fn timeout(&self) -> Duration {

@@ -35,8 +35,6 @@ pub struct McpTools {
     queries: QueryLimits,
     /// Writes go one at a time, with the HTTP server's.
     writing: Arc<Mutex<()>>,
-    /// The HTTP server's token: over HTTP, a tool that writes needs it.
-    token: Option<String>,
     /// Over stdio, whether the tools that write may (`ihigraph mcp --allow-write`).
     stdio_writes: bool,
     tool_router: ToolRouter<Self>,
@@ -184,16 +182,9 @@ impl McpTools {
             max_rows,
             queries,
             writing,
-            token: None,
             stdio_writes: false,
             tool_router: Self::tool_router(),
         }
-    }
-
-    /// Over HTTP: the server's token, which the tools that write need.
-    #[must_use]
-    pub fn with_token(self, token: Option<String>) -> Self {
-        Self { token, ..self }
     }
 
     /// Over stdio: whether the tools that write may.
@@ -241,11 +232,9 @@ impl McpTools {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         if let Some(parts) = context.extensions.get::<axum::http::request::Parts>() {
-            let options = super::ServeOptions {
-                token: self.token.clone(),
-                ..super::ServeOptions::default()
-            };
-            if let Err(error) = super::auth::may_write(&options, &parts.headers) {
+            let allowed = super::auth::caller_of(&parts.extensions)
+                .and_then(|caller| super::auth::may_write(&caller));
+            if let Err(error) = allowed {
                 return Ok(mistake(error.message));
             }
         } else if !self.stdio_writes {

@@ -12,7 +12,7 @@ use crate::store::HistoryStore;
 use axum::Json;
 use axum::Router;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use oxsdatatypes::DateTime;
@@ -180,12 +180,12 @@ pub(crate) fn remembered_json(
 /// 201 for a new item, 200 when the turn was added to an item's sources.
 async fn remember_turn(
     State(state): State<AppState>,
+    caller: auth::Caller,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    auth::may_write(&state.options, &headers)?;
+    auth::may_write(&caller)?;
     Parameters::parse(query.as_deref(), &[])?;
     let request: MemoryRequest = serde_json::from_slice(&body).map_err(|error| {
         ApiError::bad_request(format!(
@@ -230,11 +230,11 @@ async fn list(
 /// `DELETE /memory/{item}`: 204, or 404 when there is no such item.
 async fn forget_item(
     State(state): State<AppState>,
+    caller: auth::Caller,
     Path(item): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    auth::may_write(&state.options, &headers)?;
+    auth::may_write(&caller)?;
     Parameters::parse(query.as_deref(), &[])?;
     state
         .write(move |store: &HistoryStore| Ok(forget(store, &item)?))

@@ -13,6 +13,7 @@
 //! The library prints nothing: each request answered is told to the [`RequestLog`] the
 //! caller gives (method, path, status, duration; never a body or a token).
 
+mod admin;
 mod auth;
 mod budget;
 mod connections;
@@ -32,7 +33,9 @@ mod rows;
 mod search;
 mod sessions;
 mod sparql;
+mod tenancy;
 
+pub use auth::TENANT_HEADER;
 pub use budget::Budgeted;
 pub use connections::{
     ConnectionLimits, DEFAULT_HEADER_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, serve,
@@ -168,6 +171,8 @@ pub(crate) struct AppState {
     pub(crate) otlp_waiting: Arc<Semaphore>,
     /// What the OTLP receiver kept of the sessions it wrote (used under the writer).
     pub(crate) live: Arc<Mutex<LiveSessions>>,
+    /// Who may do what (the same for every tenant).
+    pub(crate) access: Arc<auth::Access>,
 }
 
 impl AppState {
@@ -200,28 +205,66 @@ impl AppState {
 }
 
 /// The whole HTTP application: SPARQL protocol, REST, canned queries, health, MCP, every
-/// request through the front door (host check, token before body, body limits). The
-/// `cancel` token ends MCP's open streams at shutdown.
+/// request through the front door (host check, who the caller is and the tenant it acts
+/// in, token before body, body limits), then handed to the routes of that tenant's store
+/// (`tenancy.rs`). The `cancel` token ends MCP's open streams at shutdown. Fails when the
+/// store's register of tokens and tenants cannot be read.
 pub fn router(
     store: Arc<HistoryStore>,
     options: ServeOptions,
     log: RequestLog,
     cancel: &CancellationToken,
-) -> Router {
+) -> Result<Router, crate::store::StoreError> {
     let queries = QueryLimits::new(
         options.query_timeout,
         options.query_memory,
         options.max_queries,
     );
+    let has_tenants = registered_tenants(&store)?;
+    let access = auth::Access::new(&options, issued_tokens(&store)?, has_tenants);
     let state = AppState {
-        store: Arc::clone(&store),
+        store,
         writing: Arc::new(Mutex::new(())),
         large_bodies: Arc::new(Semaphore::new(LARGE_BODIES_AT_ONCE)),
         otlp_waiting: Arc::new(Semaphore::new(OTLP_WAITING)),
         live: Arc::new(Mutex::new(LiveSessions::new(DEFAULT_LIVE_BYTES))),
         options: Arc::new(options),
-        queries: queries.clone(),
+        queries,
+        access: Arc::clone(&access),
     };
+    let cancel = cancel.clone();
+    let tenancy = Arc::new(tenancy::Tenancy::new(
+        state,
+        Box::new(move |state| routes(state, &cancel)),
+        access,
+    ));
+    Ok(Router::new()
+        .merge(admin::routes())
+        .fallback(tenancy::dispatch)
+        .with_state(Arc::clone(&tenancy))
+        .layer(middleware::from_fn_with_state(tenancy, door::front_door))
+        .layer(middleware::from_fn_with_state(log, log_request)))
+}
+
+/// Whether the store has tenants: only a store on disk can.
+fn registered_tenants(store: &HistoryStore) -> Result<bool, crate::store::StoreError> {
+    Ok(store.capabilities().exclusive && !store.tenants()?.is_empty())
+}
+
+/// The tokens the store issued: only a store ihigraph alone writes keeps them (on a
+/// server, anyone who may update it could add one).
+fn issued_tokens(
+    store: &HistoryStore,
+) -> Result<crate::store::AccessList, crate::store::StoreError> {
+    if store.capabilities().exclusive {
+        store.access_list()
+    } else {
+        Ok(crate::store::AccessList::default())
+    }
+}
+
+/// The routes of one store (the store's own sessions, or a tenant's), over its state.
+fn routes(state: AppState, cancel: &CancellationToken) -> Router {
     // Stateless: the tools keep nothing between calls, so no session is kept either (a
     // session each `initialize` would be memory any client could fill). The front door
     // checks the Host of every route, /mcp's too, and has read the body already.
@@ -232,12 +275,11 @@ pub fn router(
         .with_max_request_body_bytes(state.options.max_body)
         .disable_allowed_hosts();
     let tools = McpTools::new(
-        store,
+        Arc::clone(&state.store),
         state.options.max_results,
-        queries,
+        state.queries.clone(),
         Arc::clone(&state.writing),
-    )
-    .with_token(state.options.token.clone());
+    );
     let mcp = StreamableHttpService::new(
         move || Ok(tools.clone()),
         Arc::new(NeverSessionManager::default()),
@@ -256,9 +298,7 @@ pub fn router(
         .nest_service("/mcp", mcp)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.options.max_body))
-        .with_state(state.clone())
-        .layer(middleware::from_fn_with_state(state, door::front_door))
-        .layer(middleware::from_fn_with_state(log, log_request))
+        .with_state(state)
 }
 
 /// The URL of the endpoint a request reached, as the client named it (`http://`, its
@@ -291,13 +331,15 @@ pub enum Shutdown {
     CutShort,
 }
 
-async fn health(State(state): State<AppState>) -> Response {
+async fn health(State(state): State<AppState>, caller: auth::Caller) -> Response {
     let location = state.store.location();
     axum::Json(serde_json::json!({
         "status": "ok",
         "store": location,
-        "writable": state.options.token.is_some(),
-        "updates": state.options.allow_update && state.options.token.is_some(),
+        "tenant": caller.tenant.as_ref().map(ToString::to_string),
+        "role": caller.role.map(crate::store::AccessRole::name),
+        "writable": state.access.writable(),
+        "updates": state.options.allow_update && state.access.writable(),
     }))
     .into_response()
 }

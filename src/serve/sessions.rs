@@ -141,12 +141,12 @@ async fn read(
 /// `{id}`: 201 when it is new, 200 when it replaced (or already was) that session.
 async fn put(
     State(state): State<AppState>,
+    caller: auth::Caller,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    auth::may_write(&state.options, &headers)?;
+    auth::may_write(&caller)?;
     let parameters = Parameters::parse(
         query.as_deref(),
         &[
@@ -397,12 +397,12 @@ fn import_options(parameters: &Parameters, id: &str) -> Result<ImportOptions, Ap
 /// when `create` started the session.
 async fn append(
     State(state): State<AppState>,
+    caller: auth::Caller,
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
-    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    auth::may_write(&state.options, &headers)?;
+    auth::may_write(&caller)?;
     let parameters = Parameters::parse(
         query.as_deref(),
         &[
@@ -474,15 +474,15 @@ fn new_session(parameters: &Parameters) -> Result<Option<NewSession>, ApiError> 
 /// anything is deleted.
 async fn delete(
     State(state): State<AppState>,
+    caller: auth::Caller,
     Path(id): Path<String>,
-    headers: HeaderMap,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
     let parameters = Parameters::parse(query.as_deref(), &["dry-run", "receipt"])?;
     let dry_run = parameters.flag("dry-run")?;
     let with_receipt = dry_run || parameters.flag("receipt")?;
     if !dry_run {
-        auth::may_write(&state.options, &headers)?;
+        auth::may_write(&caller)?;
     }
     let work = move |store: &HistoryStore| Ok(delete_session(store, &id, dry_run)?);
     // A dry run writes nothing: it need not wait for the writes ahead of it.

@@ -2,6 +2,7 @@
 //! query itself; updates by POST, with the token and `--allow-update`. Answers in the
 //! format the `Accept` header prefers; a query has a time limit and a row limit.
 
+use super::auth::Caller;
 use super::negotiate::{charset, choose, content_type};
 use super::{ApiError, AppState, auth, description, endpoint_url};
 use crate::query::{
@@ -87,18 +88,28 @@ enum Operation {
 /// A GET of `/sparql` (`INFERRED`: of `/sparql/inferred`).
 async fn sparql_get<const INFERRED: bool>(
     State(state): State<AppState>,
+    caller: Caller,
     RawQuery(query): RawQuery,
     uri: Uri,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let operation = operation(&Method::GET, query.as_deref().unwrap_or(""), None)?;
     let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::of(INFERRED)).await
+    answer(
+        &state,
+        &caller,
+        operation,
+        &base,
+        &headers,
+        Dataset::of(INFERRED),
+    )
+    .await
 }
 
 /// A POST to `/sparql` (`INFERRED`: to `/sparql/inferred`).
 async fn sparql_post<const INFERRED: bool>(
     State(state): State<AppState>,
+    caller: Caller,
     RawQuery(query): RawQuery,
     uri: Uri,
     headers: HeaderMap,
@@ -106,7 +117,15 @@ async fn sparql_post<const INFERRED: bool>(
 ) -> Result<Response, ApiError> {
     let operation = posted(query.as_deref(), &headers, &body)?;
     let base = endpoint_url(&uri, &headers);
-    answer(&state, operation, &base, &headers, Dataset::of(INFERRED)).await
+    answer(
+        &state,
+        &caller,
+        operation,
+        &base,
+        &headers,
+        Dataset::of(INFERRED),
+    )
+    .await
 }
 
 /// The operation a POST asks, its body in UTF-8.
@@ -133,6 +152,7 @@ fn check_charset(headers: &HeaderMap) -> Result<(), ApiError> {
 
 async fn answer(
     state: &AppState,
+    caller: &Caller,
     operation: Operation,
     base: &str,
     headers: &HeaderMap,
@@ -185,7 +205,7 @@ async fn answer(
                     "SPARQL updates are disabled: the server was started without --allow-update",
                 ));
             }
-            auth::may_write(&state.options, headers)?;
+            auth::may_write(caller)?;
             let options = UpdateOptions {
                 using_graphs,
                 using_named_graphs,

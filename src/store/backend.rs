@@ -99,6 +99,11 @@ pub trait Backend: Send + Sync {
         self.update(update)
     }
 
+    /// The directory the store lives in, for a store on disk.
+    fn directory(&self) -> Option<&Path> {
+        None
+    }
+
     /// A number that changes with every write of this handle, where only this handle
     /// writes ([`Capabilities::exclusive`]): a caller that keeps what it wrote can tell
     /// from it that nothing else was written since. `None` where others may write.

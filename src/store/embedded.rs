@@ -111,6 +111,10 @@ impl Backend for Embedded {
             .map_or_else(|| "memory".to_owned(), |path| path.display().to_string())
     }
 
+    fn directory(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             backup: self.path.is_some(),

@@ -17,6 +17,64 @@ pub enum StoreError {
         /// The store directory.
         path: PathBuf,
     },
+    /// A tenant's name cannot be used.
+    #[error("{given:?} cannot name a tenant: {reason}")]
+    TenantName {
+        /// The name given.
+        given: String,
+        /// Why not.
+        reason: String,
+    },
+    /// A role that is not one.
+    #[error("{given:?} is not a role: give read, write or admin")]
+    AccessRole {
+        /// The role given.
+        given: String,
+    },
+    /// A tenant not in the register.
+    #[error("no tenant {name:?} in this store (`ihigraph tenant list` lists them)")]
+    UnknownTenant {
+        /// The name given.
+        name: String,
+    },
+    /// A tenant added twice.
+    #[error("the store has a tenant {name:?} already")]
+    TenantExists {
+        /// The name given.
+        name: String,
+    },
+    /// A token not in the register.
+    #[error("no token {id:?} in this store (`ihigraph token list` lists them)")]
+    UnknownToken {
+        /// The id given.
+        id: String,
+    },
+    /// An administrator's token confined to a tenant.
+    #[error("an admin token sees every tenant: issue it without a tenant")]
+    AdminTenant,
+    /// Tenants asked of a store that is not on disk.
+    #[error(
+        "{location} cannot hold tenants: a tenant is a store of its own beside a store on disk"
+    )]
+    NoTenants {
+        /// The store.
+        location: String,
+    },
+    /// A tenant's store directory could not be made or removed.
+    #[error("cannot make or remove the tenant store {path}")]
+    TenantStore {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The system's random source failed.
+    #[error("the system's random source failed: {message}")]
+    Random {
+        /// What it said.
+        message: String,
+    },
     /// The store could not be opened.
     #[error("cannot open store {path}")]
     Open {

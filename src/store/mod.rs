@@ -17,6 +17,7 @@ mod parallel;
 mod remote;
 mod search;
 mod settings;
+mod tenants;
 mod writer;
 
 pub use backend::{Backend, Capabilities, GraphLoader, PageOrder, QuadStream};
@@ -34,6 +35,10 @@ pub use search::{
     detect_language, session_texts,
 };
 pub use settings::SchemeRequest;
+pub use tenants::{
+    AccessList, AccessRole, IssuedToken, TENANTS_DIRECTORY, Tenant, TenantLimits, TenantName,
+    TokenRecord,
+};
 pub use writer::SessionWriter;
 
 use crate::model::InteractionHistory;

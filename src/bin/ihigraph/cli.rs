@@ -90,6 +90,16 @@ pub struct StoreArgs {
     /// [default: https://w3id.org/ihigraph/id/]
     #[arg(long, global = true, value_name = "IRI")]
     pub base: Option<String>,
+    /// Act inside one tenant of the store: its own sessions, memory, index and limits
+    /// (`ihigraph tenant list` lists them)
+    #[arg(
+        long,
+        global = true,
+        env = "IHIGRAPH_TENANT",
+        value_name = "NAME",
+        conflicts_with_all = ["memory", "endpoint"]
+    )]
+    pub tenant: Option<String>,
     /// Work-session IRI template, {SessionID} standing for the percent-encoded id;
     /// recorded when the store is created [default: https://jido.ai/ontology#session_{SessionID}]
     #[arg(long = "session-iri", global = true, value_name = "TEMPLATE")]
@@ -162,6 +172,15 @@ pub enum Command {
         #[arg(value_enum)]
         state: Option<Switch>,
     },
+    /// Manage the store's tenants: each a store of its own in STORE_DIR/tenants/NAME,
+    /// its nodes under BASE/tenant/NAME/, reached with --tenant NAME or a token of its.
+    #[command(subcommand)]
+    Tenant(TenantCommand),
+    /// Manage the server's bearer tokens, kept as digests in the store's settings: for
+    /// a tenant (--tenant) or the store's own sessions, with a role; admin tokens see
+    /// every tenant.
+    #[command(subcommand)]
+    Token(TokenCommand),
     /// Remove a memory item, by its id (as `memory` lists it) or IRI.
     Forget {
         /// The item's id or IRI.
@@ -505,6 +524,65 @@ fn parse_param(text: &str) -> Result<(String, String), String> {
     text.split_once('=')
         .map(|(name, value)| (name.to_owned(), value.to_owned()))
         .ok_or_else(|| format!("expected NAME=VALUE, found {text:?}"))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TenantCommand {
+    /// Add a tenant, with its limits (each one the server's own when not given).
+    Add(TenantLimitArgs),
+    /// Change a tenant's limits (those not given stay).
+    Set(TenantLimitArgs),
+    /// List the tenants and their limits.
+    List,
+    /// Remove a tenant: its store with every session, memory item and index entry in it,
+    /// and its tokens.
+    Remove {
+        /// The tenant's name.
+        name: String,
+    },
+}
+
+/// A tenant and the limits to give it.
+#[derive(Debug, Args)]
+pub struct TenantLimitArgs {
+    /// The tenant's name: 1 to 63 of a-z, 0-9, '-' and '_'.
+    pub name: String,
+    /// The most requests per minute, all its tokens together (then 429).
+    #[arg(long, value_name = "N")]
+    pub max_requests_per_minute: Option<u64>,
+    /// The most rows (solutions or triples) in one answer (then the query is refused).
+    #[arg(long, value_name = "N")]
+    pub max_result_rows: Option<u64>,
+    /// How long one query may run, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_query_seconds: Option<f64>,
+    /// The largest request body, in bytes (then 413).
+    #[arg(long, value_name = "BYTES")]
+    pub max_body_bytes: Option<u64>,
+    /// The most quads its store may hold (then writes are refused with 413).
+    #[arg(long, value_name = "N")]
+    pub max_stored_quads: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Issue a token and print it once (only its digest is kept): for the tenant
+    /// --tenant names, or the store's own sessions; admin tokens take no tenant.
+    Issue {
+        /// What it may do: read, write (read and write) or admin (everything, every tenant).
+        #[arg(long, value_name = "ROLE")]
+        role: String,
+        /// What it is for, kept with it.
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+    },
+    /// List the tokens: id, role, tenant, note, issued.
+    List,
+    /// Revoke a token by its id.
+    Revoke {
+        /// The token's id (the part after ihg_, before the next _).
+        id: String,
+    },
 }
 
 /// A setting turned on or off.

@@ -127,6 +127,13 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::NoSearchIndex { .. }
         | StoreError::NotReasoning { .. }
         | StoreError::NoReasoning { .. }
+        | StoreError::TenantName { .. }
+        | StoreError::AccessRole { .. }
+        | StoreError::UnknownTenant { .. }
+        | StoreError::TenantExists { .. }
+        | StoreError::UnknownToken { .. }
+        | StoreError::AdminTenant
+        | StoreError::NoTenants { .. }
         | StoreError::Parameter(_) => Status::Usage,
         _ => Status::Failure,
     }

@@ -22,6 +22,7 @@ mod search;
 mod serve;
 mod shapes;
 mod sparql;
+mod tenants;
 mod validate;
 
 use crate::cli::{CheckArgs, Cli, Command, ImportArgs, ResultsFormat, StoreArgs};
@@ -29,7 +30,9 @@ use crate::output::{Shape, plural};
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::import::{Choice, DerivedIds, ImportOptions};
-use ihigraph::store::{Credentials, Endpoint, Limits, RemoteError, RemoteOptions, SchemeSetting};
+use ihigraph::store::{
+    Credentials, Endpoint, Limits, RemoteError, RemoteOptions, SchemeSetting, TenantName,
+};
 use ihigraph::{CheckOptions, HistoryStore, SchemeRequest, StoreError};
 use std::io::{self, IsTerminal};
 use std::time::Duration;
@@ -53,6 +56,8 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Search(args) => search::run(&open_store(&cli.store)?, &args),
         Command::Reindex => search::reindex(&open_store(&cli.store)?),
         Command::Reasoning { state } => reasoning::run(&cli.store, state),
+        Command::Tenant(command) => tenants::tenant(&cli.store, &command),
+        Command::Token(command) => tenants::token(&cli.store, &command),
         Command::Context(args) => context::run(&open_store(&cli.store)?, &args),
         Command::Report(args) => report::run(&open_store(&cli.store)?, &args),
         Command::Hash(args) => integrity::hash(&open_store(&cli.store)?, &args),
@@ -80,8 +85,23 @@ fn open_store(args: &StoreArgs) -> Result<HistoryStore> {
         let options = remote_options(args, endpoint)?;
         return HistoryStore::connect(options, &request).map_err(with_flags);
     }
-    let location = store_directory(args)?;
+    let (location, request) = store_location(args)?;
     HistoryStore::open(&location, &request).map_err(with_flags)
+}
+
+/// The directory and scheme of the embedded store the flags name: the store's, or with
+/// --tenant, the tenant's (checked against the store's register).
+fn store_location(args: &StoreArgs) -> Result<(std::path::PathBuf, SchemeRequest)> {
+    let location = store_directory(args)?;
+    let request = scheme_request(args);
+    let Some(tenant) = &args.tenant else {
+        return Ok((location, request));
+    };
+    let name: TenantName = tenant
+        .parse()
+        .map_err(|error| UsageError(format!("--tenant: {error}")))?;
+    let root = HistoryStore::open(&location, &request).map_err(with_flags)?;
+    Ok(root.tenant_location(&name)?)
 }
 
 /// The scheme the flags ask for.

@@ -1,7 +1,7 @@
 //! `reasoning on|off`: what the ontologies entail about every session kept beside the
 //! store, in step with it, or removed; without an argument, whether it is on.
 
-use super::{scheme_request, store_directory, with_flags};
+use super::{store_location, with_flags};
 use crate::cli::{StoreArgs, Switch};
 use crate::output::plural;
 use crate::status::{Status, UsageError};
@@ -17,8 +17,7 @@ pub fn run(args: &StoreArgs, state: Option<Switch>) -> Result<Status> {
         )
         .into());
     }
-    let directory = store_directory(args)?;
-    let request = scheme_request(args);
+    let (directory, request) = store_location(args)?;
     let Some(state) = state else {
         let store = HistoryStore::open(&directory, &request).map_err(with_flags)?;
         let state = if store.reasons() { "on" } else { "off" };

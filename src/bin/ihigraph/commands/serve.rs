@@ -2,6 +2,7 @@
 //! or the MCP tools over stdio. Requests are logged to standard error, one line each.
 
 use crate::cli::{McpArgs, QueryLimitArgs, ServeArgs};
+use crate::output::plural;
 use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::HistoryStore;
@@ -53,7 +54,11 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
             (Some(_), true) => eprintln!("ihigraph: writes and SPARQL updates need the bearer token in {TOKEN_VARIABLE}"),
             (Some(_), false) => eprintln!("ihigraph: writes need the bearer token in {TOKEN_VARIABLE}; SPARQL updates are off"),
         }
-        if !address.ip().is_loopback() {
+        let (tokens, tenants) = (store.tokens().map_or(0, |tokens| tokens.len()), store.tenants().map_or(0, |tenants| tenants.len()));
+        if tokens + tenants > 0 {
+            eprintln!("ihigraph: every request needs a bearer token: the store has {tokens} token{} and {tenants} tenant{} (`ihigraph token list`)", plural(tokens), plural(tenants));
+        }
+        if !address.ip().is_loopback() && tokens + tenants == 0 {
             eprintln!("ihigraph: warning: {address} is reachable from other machines, and reads are open to all of them");
             if options.allowed_hosts.is_empty() {
                 eprintln!("ihigraph: warning: only requests for localhost, 127.0.0.1 and [::1] are answered (others get 403, against DNS rebinding): pass --allowed-host NAME for each name clients reach this server by");
@@ -61,7 +66,8 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         }
         eprintln!("ihigraph: serving {location} at http://{address}/ (SPARQL /sparql, REST /sessions, queries /queries, MCP /mcp)");
         let cancel = CancellationToken::new();
-        let app = router(Arc::new(store), options, request_log(), &cancel);
+        let app = router(Arc::new(store), options, request_log(), &cancel)
+            .context("cannot read the store's register of tenants and tokens")?;
         serve(listener, app, limits, cancel, stop_signal()).await.context("the server failed")
     })?;
     if shutdown == Shutdown::CutShort {

@@ -1,0 +1,261 @@
+//! The register over HTTP, for an administrator's token: tenants added, their limits
+//! changed, removed; tokens issued and revoked while the server runs (the CLI cannot open
+//! a store the server holds). Every change is taken by the front door at once.
+
+use super::ApiError;
+use super::auth::Caller;
+use super::tenancy::Tenancy;
+use crate::store::{
+    AccessRole, HistoryStore, StoreError, Tenant, TenantLimits, TenantName, TokenRecord,
+};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a removal waits for the requests still using a tenant's store.
+const REMOVAL_WAIT: Duration = Duration::from_secs(10);
+
+pub(crate) fn routes() -> Router<Arc<Tenancy>> {
+    Router::new()
+        .route("/admin/tenants", get(list_tenants).post(add_tenant))
+        .route(
+            "/admin/tenants/{name}",
+            delete(remove_tenant).patch(change_tenant),
+        )
+        .route("/admin/tokens", get(list_tokens).post(issue_token))
+        .route("/admin/tokens/{id}", delete(revoke_token))
+}
+
+/// A tenant's limits as a request gives them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LimitsBody {
+    max_requests_per_minute: Option<u64>,
+    max_result_rows: Option<u64>,
+    max_query_seconds: Option<f64>,
+    max_body_bytes: Option<u64>,
+    max_stored_quads: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTenant {
+    name: String,
+    #[serde(default)]
+    limits: Option<LimitsBody>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewToken {
+    role: String,
+    tenant: Option<String>,
+    note: Option<String>,
+}
+
+fn admin_only(caller: &Caller) -> Result<(), ApiError> {
+    if caller.role == Some(AccessRole::Admin) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only an admin token manages tenants and tokens",
+        ))
+    }
+}
+
+fn body<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(bytes).map_err(|error| {
+        ApiError::bad_request(format!(
+            "the request body is not what was expected: {error}"
+        ))
+    })
+}
+
+fn limits(body: Option<LimitsBody>) -> Result<TenantLimits, ApiError> {
+    let body = body.unwrap_or_default();
+    let query_time = body
+        .max_query_seconds
+        .map(|seconds| {
+            Duration::try_from_secs_f64(seconds)
+                .ok()
+                .filter(|time| !time.is_zero())
+                .ok_or_else(|| {
+                    ApiError::bad_request("max-query-seconds: give a positive number of seconds")
+                })
+        })
+        .transpose()?;
+    Ok(TenantLimits {
+        requests_per_minute: body.max_requests_per_minute,
+        result_rows: body.max_result_rows,
+        query_time,
+        body_bytes: body.max_body_bytes,
+        stored_quads: body.max_stored_quads,
+    })
+}
+
+fn tenant_json(tenant: &Tenant) -> Value {
+    let limits = &tenant.limits;
+    json!({
+        "name": tenant.name.as_str(),
+        "created": tenant.created,
+        "limits": {
+            "max-requests-per-minute": limits.requests_per_minute,
+            "max-result-rows": limits.result_rows,
+            "max-query-seconds": limits.query_time.map(|time| time.as_secs_f64()),
+            "max-body-bytes": limits.body_bytes,
+            "max-stored-quads": limits.stored_quads,
+        },
+    })
+}
+
+fn token_json(token: &TokenRecord) -> Value {
+    json!({
+        "id": token.id,
+        "role": token.role.name(),
+        "tenant": token.tenant.as_ref().map(TenantName::as_str),
+        "note": token.note,
+        "created": token.created,
+    })
+}
+
+/// Runs a change of the register under the store's writer, then has the front door take
+/// the register again.
+async fn change<T: Send + 'static>(
+    tenancy: &Tenancy,
+    work: impl FnOnce(&HistoryStore) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let done = tenancy
+        .shared()
+        .write(move |store| Ok(work(store)?))
+        .await?;
+    let (issued, tenants) = tenancy
+        .shared()
+        .blocking(|store| Ok((store.access_list()?, !store.tenants()?.is_empty())))
+        .await?;
+    tenancy.access.refresh(issued, tenants);
+    Ok(done)
+}
+
+async fn list_tenants(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let tenants = tenancy
+        .shared()
+        .blocking(|store| Ok(store.tenants()?))
+        .await?;
+    Ok(
+        Json(json!({ "tenants": tenants.iter().map(tenant_json).collect::<Vec<_>>() }))
+            .into_response(),
+    )
+}
+
+async fn add_tenant(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let request: NewTenant = body(&bytes)?;
+    let name: TenantName = request.name.parse()?;
+    let limits = limits(request.limits)?;
+    let tenant = change(&tenancy, move |store| store.add_tenant(&name, &limits)).await?;
+    Ok((StatusCode::CREATED, Json(tenant_json(&tenant))).into_response())
+}
+
+async fn change_tenant(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+    Path(name): Path<String>,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let name: TenantName = name.parse()?;
+    let limits = limits(Some(body(&bytes)?))?;
+    let changed = name.clone();
+    let tenant = change(&tenancy, move |store| {
+        store.set_tenant_limits(&changed, &limits)
+    })
+    .await?;
+    tenancy.relimit(&name, tenant.limits.clone()).await;
+    Ok(Json(tenant_json(&tenant)).into_response())
+}
+
+async fn remove_tenant(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let name: TenantName = name.parse()?;
+    // Its store is closed first: requests still using it have a while to finish.
+    if let Some(store) = tenancy.forget(&name).await {
+        let deadline = tokio::time::Instant::now() + REMOVAL_WAIT;
+        while store.strong_count() > 0 {
+            if tokio::time::Instant::now() >= deadline {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!("requests still use tenant {name}'s store: try again"),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let removed = name.clone();
+    let revoked = change(&tenancy, move |store| store.remove_tenant(&removed)).await?;
+    Ok(Json(json!({ "removed": name.as_str(), "tokens_revoked": revoked })).into_response())
+}
+
+async fn list_tokens(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let tokens = tenancy
+        .shared()
+        .blocking(|store| Ok(store.tokens()?))
+        .await?;
+    Ok(
+        Json(json!({ "tokens": tokens.iter().map(token_json).collect::<Vec<_>>() }))
+            .into_response(),
+    )
+}
+
+async fn issue_token(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+    bytes: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let request: NewToken = body(&bytes)?;
+    let role: AccessRole = request.role.parse()?;
+    let tenant = request
+        .tenant
+        .map(|name| name.parse::<TenantName>())
+        .transpose()?;
+    let issued = change(&tenancy, move |store| {
+        store.issue_token(tenant.as_ref(), role, request.note.as_deref())
+    })
+    .await?;
+    let mut answer = token_json(&issued.record);
+    answer["token"] = Value::String(issued.secret);
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+async fn revoke_token(
+    State(tenancy): State<Arc<Tenancy>>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    admin_only(&caller)?;
+    let record = change(&tenancy, move |store| store.revoke_token(&id)).await?;
+    Ok(Json(token_json(&record)).into_response())
+}

@@ -523,8 +523,10 @@ fn command_table_problems(readme: &str) -> Vec<String> {
             problems.push(format!("README.md:{line}: `{name}` is no ihigraph command"));
             continue;
         };
-        let flags: BTreeSet<String> = subcommand
-            .get_arguments()
+        // A command with subcommands of its own (`tenant add`) takes theirs too.
+        let flags: BTreeSet<String> = std::iter::once(subcommand)
+            .chain(subcommand.get_subcommands())
+            .flat_map(clap::Command::get_arguments)
             .flat_map(|argument| {
                 let long = argument.get_long().map(|long| format!("--{long}"));
                 let short = argument.get_short().map(|short| format!("-{short}"));

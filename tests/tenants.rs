@@ -477,7 +477,15 @@ fn a_tenant_gets_its_limits_and_is_told_which() {
     );
     cli(
         &world.store,
-        &["tenant", "set", "globex", "--max-stored-quads", "10"],
+        &[
+            "tenant",
+            "set",
+            "globex",
+            "--max-stored-quads",
+            "10",
+            "--max-query-seconds",
+            "0.5",
+        ],
     );
     let server = Server::on(&world.store, None, &[]);
     let acme = &world.acme_write;
@@ -536,6 +544,18 @@ fn a_tenant_gets_its_limits_and_is_told_which() {
     assert_eq!(
         session_ids(&server, &world.globex_write),
         ["globex-only", "shared"]
+    );
+    // Query time: the tenant's own limit stops its query, and says whose limit it was.
+    let long = sparql(
+        &server,
+        &world.globex_write,
+        "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }",
+    );
+    assert_eq!(long.status, 503, "{}", long.body);
+    assert!(
+        long.body.contains("0.5 s (the tenant's max-query-seconds)"),
+        "{}",
+        long.body
     );
 }
 
@@ -607,4 +627,72 @@ fn the_register_over_http_takes_effect_at_once() {
     let removed = request(&server, "DELETE", "/admin/tenants/initech", admin, None);
     assert_eq!(removed.status, 200, "{}", removed.body);
     assert!(!world.store.join("tenants/initech").exists());
+}
+
+/// Python's SPARQLWrapper with a tenant's token, trying the other tenant's graph by name,
+/// and OpenTelemetry's own SDK and OTLP exporter configured by the standard variables with
+/// a tenant's token: each client stays in its tenant.
+#[test]
+fn real_clients_stay_in_their_tenant() {
+    if common::python::skipped("SPARQLWrapper and the OpenTelemetry exporter with tenants") {
+        return;
+    }
+    let world = world();
+    let server = Server::on(&world.store, None, &[]);
+    let script = r#"
+import sys
+from SPARQLWrapper import SPARQLWrapper, JSON
+endpoint = SPARQLWrapper(sys.argv[1])
+endpoint.addCustomHttpHeader("Authorization", "Bearer " + sys.argv[2])
+endpoint.setReturnFormat(JSON)
+for graph in sys.argv[3:]:
+    endpoint.setQuery("SELECT (COUNT(*) AS ?n) WHERE { GRAPH <%s> { ?s ?p ?o } }" % graph)
+    print(endpoint.query().convert()["results"]["bindings"][0]["n"]["value"])
+"#;
+    let own = format!("{ACME_BASE}graph/shared");
+    let other = format!("{GLOBEX_BASE}graph/shared");
+    let output = common::python::run(
+        std::process::Command::new("python3").args([
+            "-c",
+            script,
+            &server.url("/sparql"),
+            &world.acme_read,
+            &own,
+            &other,
+        ]),
+        "SPARQLWrapper (pip install SPARQLWrapper, or .ci/bootstrap)",
+    );
+    let counts: Vec<usize> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| line.parse().unwrap())
+        .collect();
+    assert!(counts[0] > 0, "{counts:?}");
+    assert_eq!(counts[1], 0, "the other tenant's graph is not reached");
+
+    let venv = common::python::venv("otel-venv", "tests/otel/requirements.txt");
+    let exporter = r#"
+from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+provider = TracerProvider()
+provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter()))
+with provider.get_tracer("tenant-test").start_as_current_span("chat gpt-4o") as span:
+    span.set_attribute("gen_ai.operation.name", "chat")
+    span.set_attribute("gen_ai.conversation.id", "exported-by-sdk")
+    span.set_attribute("gen_ai.request.model", "gpt-4o")
+provider.shutdown()
+"#;
+    common::python::run(
+        std::process::Command::new(venv.join("bin/python"))
+            .args(["-c", exporter])
+            .env("OTEL_EXPORTER_OTLP_ENDPOINT", &server.base)
+            .env(
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                format!("Authorization=Bearer%20{}", world.globex_write),
+            ),
+        "the OpenTelemetry OTLP exporter",
+    );
+    assert!(session_ids(&server, &world.globex_write).contains(&"exported-by-sdk".to_owned()));
+    assert!(!session_ids(&server, &world.acme_write).contains(&"exported-by-sdk".to_owned()));
 }

@@ -34,6 +34,8 @@ const LOWER_PRIORITY_AFTER: Duration = Duration::from_millis(250);
 #[derive(Clone, Debug)]
 pub struct QueryLimits {
     timeout: Duration,
+    /// Whose time limit it is, for the message that says it was passed.
+    timeout_owner: &'static str,
     memory: usize,
     running: Arc<Semaphore>,
     max_queries: usize,
@@ -47,18 +49,24 @@ impl QueryLimits {
         let max_queries = max_queries.clamp(1, Semaphore::MAX_PERMITS);
         Self {
             timeout,
+            timeout_owner: "the server's --query-timeout",
             memory,
             running: Arc::new(Semaphore::new(max_queries)),
             max_queries,
         }
     }
 
-    /// These limits with another time limit, sharing the count of running queries and
-    /// the memory they hold (a tenant's queries, under its own time limit).
+    /// These limits with a tighter time limit, `owner`'s (named when a query passes it),
+    /// sharing the count of running queries and the memory they hold: a tenant's queries,
+    /// under its own time limit. A limit that is not tighter leaves these as they are.
     #[must_use]
-    pub fn with_timeout(&self, timeout: Duration) -> Self {
+    pub fn with_timeout(&self, timeout: Duration, owner: &'static str) -> Self {
+        if timeout >= self.timeout {
+            return self.clone();
+        }
         Self {
             timeout,
+            timeout_owner: owner,
             ..self.clone()
         }
     }
@@ -149,8 +157,9 @@ impl QueryLimits {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the query ran past the time limit of {} s (the server's --query-timeout) and was stopped",
-                self.timeout.as_secs_f64()
+                "the query ran past the time limit of {} s ({}) and was stopped",
+                self.timeout.as_secs_f64(),
+                self.timeout_owner
             ),
         )
     }

@@ -200,7 +200,10 @@ impl Tenancy {
             store: Arc::clone(&store),
             options: Arc::clone(&options),
             writing: Arc::new(Mutex::new(())),
-            queries: self.template.queries.with_timeout(options.query_timeout),
+            queries: self
+                .template
+                .queries
+                .with_timeout(options.query_timeout, "the tenant's max-query-seconds"),
             live: Arc::new(Mutex::new(crate::ingest::LiveSessions::new(
                 crate::ingest::DEFAULT_LIVE_BYTES,
             ))),

@@ -527,9 +527,13 @@ fn a_tenant_gets_its_limits_and_is_told_which() {
         request(&server, "GET", "/sessions", &world.globex_write, None).status,
         200
     );
+    globex_quota_and_query_time(&server, &world);
+}
+
+fn globex_quota_and_query_time(server: &Server, world: &World) {
     // Stored quads: globex holds more than 10, so its writes are refused; reads go on.
     let refused = request(
-        &server,
+        server,
         "PUT",
         "/sessions/more",
         &world.globex_write,
@@ -542,12 +546,12 @@ fn a_tenant_gets_its_limits_and_is_told_which() {
         refused.body
     );
     assert_eq!(
-        session_ids(&server, &world.globex_write),
+        session_ids(server, &world.globex_write),
         ["globex-only", "shared"]
     );
     // Query time: the tenant's own limit stops its query, and says whose limit it was.
     let long = sparql(
-        &server,
+        server,
         &world.globex_write,
         "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }",
     );

@@ -200,10 +200,6 @@ fn the_register_is_kept_as_digests_and_checked() {
             "has a tenant \"acme\" already",
         ),
         (vec!["token", "issue", "--role", "root"], "is not a role"),
-        (
-            vec!["token", "issue", "--role", "admin", "--tenant", "acme"],
-            "admin token sees every tenant",
-        ),
         (vec!["token", "revoke", "nope"], "no token \"nope\""),
         (
             vec!["--tenant", "initech", "sessions"],
@@ -620,6 +616,8 @@ fn the_register_over_http_takes_effect_at_once() {
         request(&server, "GET", "/sessions", &token, None).status,
         401
     );
+    let globex_id = world.globex_write.split('_').nth(1).unwrap();
+    tenant_admin_manages_its_tenant_only(&server, admin, globex_id);
     let bad = request(
         &server,
         "POST",
@@ -699,4 +697,60 @@ provider.shutdown()
     );
     assert!(session_ids(&server, &world.globex_write).contains(&"exported-by-sdk".to_owned()));
     assert!(!session_ids(&server, &world.acme_write).contains(&"exported-by-sdk".to_owned()));
+}
+
+/// A tenant's admin token issues and revokes its tenant's tokens, and nothing else.
+fn tenant_admin_manages_its_tenant_only(server: &Server, admin: &str, other_id: &str) {
+    let issued = request(
+        server,
+        "POST",
+        "/admin/tokens",
+        admin,
+        Some(br#"{"role": "admin", "tenant": "acme"}"#),
+    );
+    assert_eq!(issued.status, 201, "{}", issued.body);
+    let acme_admin = issued.json()["token"].as_str().unwrap().to_owned();
+    assert_eq!(
+        request(server, "GET", "/admin/tenants", &acme_admin, None).status,
+        403
+    );
+    let own = request(
+        server,
+        "POST",
+        "/admin/tokens",
+        &acme_admin,
+        Some(br#"{"role": "read"}"#),
+    );
+    assert_eq!(own.status, 201, "{}", own.body);
+    assert_eq!(own.json()["tenant"], "acme");
+    let read = own.json()["token"].as_str().unwrap().to_owned();
+    assert_eq!(request(server, "GET", "/sessions", &read, None).status, 200);
+    let other = request(
+        server,
+        "POST",
+        "/admin/tokens",
+        &acme_admin,
+        Some(br#"{"role": "read", "tenant": "globex"}"#),
+    );
+    assert_eq!(other.status, 403, "{}", other.body);
+    let revoke = request(
+        server,
+        "DELETE",
+        &format!("/admin/tokens/{other_id}"),
+        &acme_admin,
+        None,
+    );
+    assert_eq!(revoke.status, 404, "{}", revoke.body);
+    let listed = request(server, "GET", "/admin/tokens", &acme_admin, None).json();
+    for token in listed["tokens"].as_array().unwrap() {
+        assert_eq!(token["tenant"], "acme", "{listed}");
+    }
+    let (name, value) = with(&acme_admin);
+    let elsewhere = call(
+        "GET",
+        &server.url("/sessions"),
+        &[(name, &value), ("Ihigraph-Tenant", "globex")],
+        None,
+    );
+    assert_eq!(elsewhere.status, 403);
 }

@@ -59,14 +59,27 @@ struct NewToken {
     note: Option<String>,
 }
 
-fn admin_only(caller: &Caller) -> Result<(), ApiError> {
-    if caller.role == Some(AccessRole::Admin) {
-        Ok(())
-    } else {
-        Err(ApiError::new(
+/// Whose tokens a caller manages: the store's administrator every tenant's (`None`), a
+/// tenant's administrator its own tenant's; no one else any.
+fn managed(caller: &Caller) -> Result<Option<TenantName>, ApiError> {
+    match (caller.role, caller.confined) {
+        (Some(AccessRole::Admin), false) => Ok(None),
+        (Some(AccessRole::Admin), true) => Ok(caller.tenant.clone()),
+        _ => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "only an admin token manages tenants and tokens",
-        ))
+            "only an admin token manages tokens",
+        )),
+    }
+}
+
+/// Lets the store's administrator through: tenants are theirs alone to manage.
+fn admin_only(caller: &Caller) -> Result<(), ApiError> {
+    match managed(caller)? {
+        None => Ok(()),
+        Some(tenant) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("only the store's admin token manages tenants: this one is tenant {tenant}'s"),
+        )),
     }
 }
 
@@ -218,13 +231,13 @@ async fn list_tokens(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
 ) -> Result<Response, ApiError> {
-    admin_only(&caller)?;
+    let scope = managed(&caller)?;
     let tokens = tenancy
         .shared()
         .blocking(|store| Ok(store.tokens()?))
         .await?;
     Ok(
-        Json(json!({ "tokens": tokens.iter().map(token_json).collect::<Vec<_>>() }))
+        Json(json!({ "tokens": tokens.iter().filter(|token| scope.is_none() || token.tenant == scope).map(token_json).collect::<Vec<_>>() }))
             .into_response(),
     )
 }
@@ -234,13 +247,24 @@ async fn issue_token(
     caller: Caller,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    admin_only(&caller)?;
+    let scope = managed(&caller)?;
     let request: NewToken = body(&bytes)?;
     let role: AccessRole = request.role.parse()?;
-    let tenant = request
+    let named = request
         .tenant
         .map(|name| name.parse::<TenantName>())
         .transpose()?;
+    let tenant = match (scope, named) {
+        (None, named) => named,
+        (Some(own), None) => Some(own),
+        (Some(own), Some(named)) if named == own => Some(own),
+        (Some(own), Some(named)) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("this token manages tenant {own}'s tokens, not {named}'s"),
+            ));
+        }
+    };
     let issued = change(&tenancy, move |store| {
         store.issue_token(tenant.as_ref(), role, request.note.as_deref())
     })
@@ -255,7 +279,15 @@ async fn revoke_token(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    admin_only(&caller)?;
-    let record = change(&tenancy, move |store| store.revoke_token(&id)).await?;
+    let scope = managed(&caller)?;
+    let record = change(&tenancy, move |store| {
+        // Another tenant's token is, to a tenant's administrator, no token at all.
+        let theirs = store.tokens()?.into_iter().find(|token| token.id == id);
+        if scope.is_some() && theirs.is_some_and(|token| token.tenant != scope) {
+            return Err(StoreError::UnknownToken { id });
+        }
+        store.revoke_token(&id)
+    })
+    .await?;
     Ok(Json(token_json(&record)).into_response())
 }

@@ -24,6 +24,9 @@ pub(crate) struct Caller {
     pub role: Option<AccessRole>,
     /// The tenant the request acts in; `None` for the store's own sessions.
     pub tenant: Option<TenantName>,
+    /// Whether the token is bound to that tenant (every token but the store's
+    /// administrator's, and the server's own).
+    pub confined: bool,
     /// Whether the server takes writes at all (it has a token of its own or issued ones).
     pub writable: bool,
     /// Whether the tenant holds its quota of quads: its writes are refused.
@@ -148,9 +151,14 @@ impl Access {
 }
 
 impl Bearer {
+    /// Whether the bearer is the store's administrator, who sees every tenant.
+    pub(crate) fn is_store_admin(&self) -> bool {
+        self.role == Some(AccessRole::Admin) && self.tenant.is_none()
+    }
+
     /// The tenant a request acts in: a tenant's token acts in its own (the header may
-    /// name it, no other); an administrator's in the one the header names, or the
-    /// store's own sessions; any other bearer in the store's own sessions.
+    /// name it, no other); the store's administrator's in the one the header names, or
+    /// the store's own sessions; any other bearer in the store's own sessions.
     pub(crate) fn tenant(&self, headers: &HeaderMap) -> Result<Option<TenantName>, ApiError> {
         let named = match headers.get(TENANT_HEADER) {
             None => None,
@@ -167,7 +175,7 @@ impl Bearer {
             ),
         };
         match (self.role, &self.tenant, named) {
-            (Some(AccessRole::Admin), _, named) => Ok(named),
+            (Some(AccessRole::Admin), None, named) => Ok(named),
             (_, Some(own), Some(named)) if named != *own => Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 format!("this token is confined to its own tenant, not {named}"),
@@ -175,7 +183,7 @@ impl Bearer {
             (_, Some(own), _) => Ok(Some(own.clone())),
             (_, None, Some(named)) => Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                format!("only an admin token may name a tenant ({named})"),
+                format!("only the store's admin token may name a tenant ({named})"),
             )),
             (_, None, None) => Ok(None),
         }
@@ -349,6 +357,7 @@ mod tests {
         let caller = |role, writable| Caller {
             role,
             tenant: None,
+            confined: false,
             writable,
             over_quota: None,
         };

@@ -80,11 +80,12 @@ async fn admit(
     };
     let tenant = bearer.tenant(request.headers())?;
     let app = tenancy.app(tenant.as_ref()).await?;
-    if bearer.role != Some(AccessRole::Admin) {
+    if !bearer.is_store_admin() {
         app.admit()?;
     }
     let caller = Caller {
         role: bearer.role,
+        confined: bearer.tenant.is_some(),
         tenant,
         writable: access.writable(),
         over_quota: app.over_quota(),

@@ -138,9 +138,9 @@ impl From<StoreError> for ApiError {
             StoreError::UnknownSession { .. }
             | StoreError::UnknownTenant { .. }
             | StoreError::UnknownToken { .. } => StatusCode::NOT_FOUND,
-            StoreError::TenantName { .. }
-            | StoreError::AccessRole { .. }
-            | StoreError::AdminTenant => StatusCode::BAD_REQUEST,
+            StoreError::TenantName { .. } | StoreError::AccessRole { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             StoreError::TenantExists { .. } => StatusCode::CONFLICT,
             StoreError::QuerySyntax(_)
             | StoreError::TooDeep(_)
@@ -159,6 +159,8 @@ impl From<StoreError> for ApiError {
             StoreError::SessionOutsideItsGraph { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(RemoteError::Truncated { .. }) => StatusCode::UNPROCESSABLE_ENTITY,
             StoreError::Remote(_) => StatusCode::BAD_GATEWAY,
+            // A tenant's store held by another process (a command run on it).
+            StoreError::Locked { .. } => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         Self::new(status, chain(&error))

@@ -49,9 +49,6 @@ pub enum StoreError {
         /// The id given.
         id: String,
     },
-    /// An administrator's token confined to a tenant.
-    #[error("an admin token sees every tenant: issue it without a tenant")]
-    AdminTenant,
     /// Tenants asked of a store that is not on disk.
     #[error(
         "{location} cannot hold tenants: a tenant is a store of its own beside a store on disk"

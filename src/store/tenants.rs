@@ -80,7 +80,8 @@ pub enum AccessRole {
     Read,
     /// Reads, and writes of its tenant's sessions and memory.
     Write,
-    /// Everything, in every tenant and in the store's own sessions.
+    /// Without a tenant: everything, in every tenant and in the store's own sessions.
+    /// With one: everything in its tenant, and its tenant's tokens.
     Admin,
 }
 
@@ -156,7 +157,7 @@ pub struct TokenRecord {
     pub id: String,
     /// What it may do.
     pub role: AccessRole,
-    /// The tenant it is confined to: `None` for an administrator's token, or for a read
+    /// The tenant it is confined to: `None` for the store's administrator, or for a read
     /// or write token of the store's own sessions.
     pub tenant: Option<TenantName>,
     /// What it is for, as its issuer wrote it.
@@ -312,18 +313,16 @@ impl HistoryStore {
         Ok(revoked)
     }
 
-    /// Issues a token: for a tenant with a read or write role, for the store's own
-    /// sessions without one, or for an administrator (who has no tenant). The secret is
-    /// in the answer only.
+    /// Issues a token: for a tenant, or without one for the store's own sessions (an
+    /// admin token without a tenant is the store's administrator, who sees every tenant;
+    /// with one, its tenant's, who issues and revokes that tenant's tokens). The secret
+    /// is in the answer only.
     pub fn issue_token(
         &self,
         tenant: Option<&TenantName>,
         role: AccessRole,
         note: Option<&str>,
     ) -> Result<IssuedToken, StoreError> {
-        if role == AccessRole::Admin && tenant.is_some() {
-            return Err(StoreError::AdminTenant);
-        }
         if let Some(name) = tenant
             && !self.register()?.tenants.contains_key(name)
         {

@@ -177,8 +177,8 @@ pub enum Command {
     #[command(subcommand)]
     Tenant(TenantCommand),
     /// Manage the server's bearer tokens, kept as digests in the store's settings: for
-    /// a tenant (--tenant) or the store's own sessions, with a role; admin tokens see
-    /// every tenant.
+    /// a tenant (--tenant) or the store's own sessions, with a role; an admin token
+    /// without --tenant sees every tenant.
     #[command(subcommand)]
     Token(TokenCommand),
     /// Remove a memory item, by its id (as `memory` lists it) or IRI.
@@ -567,9 +567,11 @@ pub struct TenantLimitArgs {
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {
     /// Issue a token and print it once (only its digest is kept): for the tenant
-    /// --tenant names, or the store's own sessions; admin tokens take no tenant.
+    /// --tenant names, or the store's own sessions. An admin token without --tenant is
+    /// the store's administrator (every tenant); with it, that tenant's (its tokens).
     Issue {
-        /// What it may do: read, write (read and write) or admin (everything, every tenant).
+        /// What it may do: read, write (read and write) or admin (everything; its
+        /// tenant's tokens, or without a tenant every tenant).
         #[arg(long, value_name = "ROLE")]
         role: String,
         /// What it is for, kept with it.

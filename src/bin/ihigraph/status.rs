@@ -132,7 +132,6 @@ fn of_store_error(error: &StoreError) -> Status {
         | StoreError::UnknownTenant { .. }
         | StoreError::TenantExists { .. }
         | StoreError::UnknownToken { .. }
-        | StoreError::AdminTenant
         | StoreError::NoTenants { .. }
         | StoreError::Parameter(_) => Status::Usage,
         _ => Status::Failure,

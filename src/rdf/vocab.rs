@@ -212,6 +212,9 @@ terms!(
     STORE_SETTINGS = "storeSettings",
     /// Store settings: the digest of the ontologies stored beside the sessions.
     ONTOLOGY_DIGEST = "ontologyDigest",
+    /// Store settings: how long a session is kept after its last turn (an
+    /// `xsd:dayTimeDuration`).
+    RETENTION_PERIOD = "retentionPeriod",
     /// Fingerprint record (subject: a session graph) -> the session's `SessionID`.
     FINGERPRINTED_SESSION = "fingerprintedSession",
     /// Fingerprint record -> SHA-256 of the graph's RDFC-1.0 canonical N-Quads.

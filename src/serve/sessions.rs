@@ -491,20 +491,7 @@ async fn delete(
     } else {
         state.write(work).await?
     };
-    let body = json!({
-        "session": receipt.session_id,
-        "dry_run": receipt.dry_run,
-        "graph": receipt.graph.as_str(),
-        "graph_triples": receipt.graph_triples,
-        "memory_items_removed": receipt.items_removed,
-        "memory_items_unlinked": receipt.items_unlinked,
-        "memory_triples": receipt.memory_triples,
-        "fingerprint_triples": receipt.fingerprint_triples,
-        "iris_checked": receipt.iris_checked,
-        "mentions_left": receipt.mentions_left,
-        "branches_kept": receipt.branches_kept,
-        "branch_link_triples": receipt.branch_link_triples,
-    });
+    let body = receipt.to_json();
     if receipt.mentions_left > 0 {
         return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());
     }

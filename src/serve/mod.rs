@@ -11,7 +11,8 @@
 //! idle and stalled-write timeouts, a cap on open connections).
 //!
 //! The library prints nothing: each request answered is told to the [`RequestLog`] the
-//! caller gives (method, path, status, duration; never a body or a token).
+//! caller gives (method, path, status, duration; never a body or a token), and each
+//! prune on a schedule (`schedule.rs`) to the [`PruneLog`].
 
 mod auth;
 mod budget;
@@ -29,6 +30,7 @@ mod parameters;
 mod queries;
 mod report;
 mod rows;
+mod schedule;
 mod search;
 mod sessions;
 mod sparql;
@@ -41,6 +43,7 @@ pub use door::LARGE_BODIES_AT_ONCE;
 pub use error::ApiError;
 pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
+pub use schedule::{PruneLog, PruneRecord, PruneSchedule};
 pub use otlp::{
     Encoding as OtlpEncoding, OTLP_WAITING, OtlpError, Signal as OtlpSignal, decode_logs,
     decode_traces, encode_error, encode_response, encode_status,
@@ -101,6 +104,9 @@ pub struct ServeOptions {
     /// reach the server by, beside the loopback names: every route refuses other `Host`
     /// headers, against DNS rebinding.
     pub allowed_hosts: Vec<String>,
+    /// Prune the sessions older than the store's retention period on this schedule
+    /// (none: never). The router must then be made inside a tokio runtime, which runs it.
+    pub prune: Option<PruneSchedule>,
 }
 
 impl Default for ServeOptions {
@@ -116,6 +122,7 @@ impl Default for ServeOptions {
             max_query_body: DEFAULT_MAX_QUERY_BODY,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: Vec::new(),
+            prune: None,
         }
     }
 }
@@ -133,6 +140,7 @@ impl std::fmt::Debug for ServeOptions {
             .field("max_query_body", &self.max_query_body)
             .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
+            .field("prune", &self.prune)
             .finish()
     }
 }
@@ -238,6 +246,9 @@ pub fn router(
         Arc::clone(&state.writing),
     )
     .with_token(state.options.token.clone());
+    if let Some(schedule) = state.options.prune.clone() {
+        schedule::spawn(state.clone(), schedule, cancel.child_token());
+    }
     let mcp = StreamableHttpService::new(
         move || Ok(tools.clone()),
         Arc::new(NeverSessionManager::default()),

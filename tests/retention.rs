@@ -187,11 +187,21 @@ fn prune_deletes_the_sessions_whose_last_turn_is_older_than_the_retention() {
     assert_eq!(totals.sessions, 6);
     assert_eq!(
         totals.graph_triples,
-        pruning.receipts.iter().map(|r| r.graph_triples).sum::<usize>()
+        pruning
+            .receipts
+            .iter()
+            .map(|r| r.graph_triples)
+            .sum::<usize>()
     );
-    assert_eq!(totals.fingerprint_triples, 6 * receipt("old").fingerprint_triples);
+    assert_eq!(
+        totals.fingerprint_triples,
+        6 * receipt("old").fingerprint_triples
+    );
     assert_eq!(totals.mentions_left, 0);
-    assert_eq!(totals.branch_link_triples, receipt("parent-old").branch_link_triples);
+    assert_eq!(
+        totals.branch_link_triples,
+        receipt("parent-old").branch_link_triples
+    );
     // Memory derived from a pruned and a kept session survives, unlinked; memory derived
     // from pruned sessions only goes, however many.
     assert_eq!(memory(&store), [("kept and pruned".to_owned(), 1)]);
@@ -224,7 +234,12 @@ fn a_dry_run_deletes_nothing_and_says_what_the_run_does() {
         for receipt in &mut receipts {
             receipt.dry_run = false;
         }
-        (receipts, pruning.totals.clone(), pruning.kept, pruning.cutoff)
+        (
+            receipts,
+            pruning.totals.clone(),
+            pruning.kept,
+            pruning.cutoff,
+        )
     };
     assert_eq!(as_done(&dry), as_done(&done));
     assert_eq!(dry.totals.items_removed, 2);
@@ -273,8 +288,16 @@ fn a_pruned_session_leaves_nothing_in_the_index_or_the_inferred_store() {
     assert!(inferred(&store, "old") > 0);
     let pruning = prune(&store, ninety_days(), now(), false).unwrap();
     assert_eq!(ids(&pruning.receipts), ["old"]);
-    assert_eq!(hits(&store), ["new"], "the index lost the pruned session's texts");
-    assert_eq!(inferred(&store, "old"), 0, "and the inferred store its triples");
+    assert_eq!(
+        hits(&store),
+        ["new"],
+        "the index lost the pruned session's texts"
+    );
+    assert_eq!(
+        inferred(&store, "old"),
+        0,
+        "and the inferred store its triples"
+    );
     assert!(inferred(&store, "new") > 0);
 }
 
@@ -288,7 +311,12 @@ fn a_session_without_an_absolute_time_is_kept_and_named() {
             {"FlagsByte": 0, "StartTime": at, "EndTime": at, "AccuracyMode": "single", "AccuracyPlusMinus": 1}]})
     };
     undated["SessionStartTime"] = relative(0);
-    for (at, turn) in undated["Turns"].as_array_mut().unwrap().iter_mut().enumerate() {
+    for (at, turn) in undated["Turns"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+    {
         turn["Timestamp"] = relative(at as u64 + 1);
     }
     ingest(&store, &undated);
@@ -445,10 +473,7 @@ fn subjects_are_read_from_key_and_id() {
         "environment=a=b".parse::<Subject>().unwrap(),
         Subject::Environment("a=b".to_owned())
     );
-    assert_eq!(
-        "user=u".parse::<Subject>().unwrap().to_string(),
-        "user=u"
-    );
+    assert_eq!("user=u".parse::<Subject>().unwrap().to_string(), "user=u");
     for (text, reason) in [
         ("session=s", "not instance, environment or user"),
         ("instance", "no `=`"),
@@ -505,7 +530,10 @@ fn retention_is_set_shown_and_cleared_and_bad_periods_are_refused() {
         assert!(err.contains("is not a period"), "{bad}: {err}");
     }
     let (_, out, _) = cli(path, &["retention", "show"]);
-    assert!(out.contains("P90D"), "a refused period changes nothing: {out}");
+    assert!(
+        out.contains("P90D"),
+        "a refused period changes nothing: {out}"
+    );
     let (code, _, _) = cli(path, &["retention", "clear"]);
     assert_eq!(code, 0);
     let (code, _, err) = cli(path, &["prune"]);
@@ -574,7 +602,10 @@ fn delete_where_erases_a_subject_and_refuses_unknown_keys() {
     assert_eq!(listed.lines().count(), 2, "{listed}");
     assert!(listed.contains("old-2"), "{listed}");
     for (bad, says) in [
-        ("session=old-2", "the key is not instance, environment or user"),
+        (
+            "session=old-2",
+            "the key is not instance, environment or user",
+        ),
         ("old-2", "no `=`"),
         ("user=", "the id is empty"),
     ] {
@@ -586,7 +617,16 @@ fn delete_where_erases_a_subject_and_refuses_unknown_keys() {
     // is the id, made from a session of another subject.
     let (code, _, err) = cli(
         path,
-        &["remember", "--session", "old-2", "--turn", "0", "--kind", "fact", "m-z"],
+        &[
+            "remember",
+            "--session",
+            "old-2",
+            "--turn",
+            "0",
+            "--kind",
+            "fact",
+            "m-z",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let (code, out, _) = cli(path, &["delete", "--where", "instance=m-z"]);
@@ -602,7 +642,11 @@ fn serve_prunes_on_a_schedule() {
     let server = Server::on(&path, None, &["--prune-every", "1s"]);
     let started = Instant::now();
     let line = loop {
-        if let Some(line) = server.log().into_iter().find(|line| line.contains(" prune: ")) {
+        if let Some(line) = server
+            .log()
+            .into_iter()
+            .find(|line| line.contains(" prune: "))
+        {
             break line;
         }
         assert!(
@@ -612,7 +656,10 @@ fn serve_prunes_on_a_schedule() {
         );
         std::thread::sleep(Duration::from_millis(50));
     };
-    assert!(line.contains("retention P30D: deleted 2 sessions"), "{line}");
+    assert!(
+        line.contains("retention P30D: deleted 2 sessions"),
+        "{line}"
+    );
     assert!(line.contains("mentions left 0"), "{line}");
     assert!(line.contains("kept 1"), "{line}");
     drop(server);
@@ -642,4 +689,54 @@ fn serve_prunes_nothing_without_a_retention_period_or_when_off() {
     let (code, _, err) = cli(&path, &["serve", "--prune-every", "often"]);
     assert_eq!(code, 2);
     assert!(err.contains("is not a period"), "{err}");
+}
+
+#[test]
+fn delete_sessions_where_erases_a_subject_over_http() {
+    use common::serving::{BEARER, TOKEN, call};
+    let store = cli_store();
+    let server = Server::on(store.path(), Some(TOKEN), &["--prune-every", "off"]);
+    let delete = |query: &str, headers: &[(&str, &str)]| {
+        call(
+            "DELETE",
+            &server.url(&format!("/sessions?{query}")),
+            headers,
+            None,
+        )
+    };
+    // A dry run needs no token, and deletes nothing.
+    let dry = delete("where=instance%3Dm-a&dry-run=true", &[]);
+    assert_eq!(dry.status, 200, "{}", dry.body);
+    let dry = dry.json();
+    assert_eq!(dry["subject"], "instance=m-a");
+    assert_eq!(dry["dry_run"], true);
+    assert_eq!(dry["totals"]["sessions"], 2);
+    let refused = delete("where=instance%3Dm-a", &[]);
+    assert_eq!(refused.status, 401, "{}", refused.body);
+    let done = delete("where=instance%3Dm-a", &[BEARER]);
+    assert_eq!(done.status, 200, "{}", done.body);
+    let done = done.json();
+    let sessions: Vec<&str> = done["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|receipt| receipt["session"].as_str().unwrap())
+        .collect();
+    assert_eq!(sessions, ["new-1", "old-1"]);
+    assert_eq!(done["totals"], dry["totals"]);
+    assert_eq!(done["subject_mentions_left"], 0);
+    let listed = common::serving::get(&server.url("/sessions")).json();
+    assert_eq!(listed["total"], 1, "{listed}");
+    for (query, says) in [
+        (
+            "where=tenant%3Dx",
+            "the key is not instance, environment or user",
+        ),
+        ("dry-run=true", "where= is required"),
+        ("where=user%3D&dry-run=true", "the id is empty"),
+    ] {
+        let reply = delete(query, &[BEARER]);
+        assert_eq!(reply.status, 400, "{query}: {}", reply.body);
+        assert!(reply.body.contains(says), "{query}: {}", reply.body);
+    }
 }

@@ -350,11 +350,9 @@ fn memory_changes(
             .unwrap_or_else(|| item.as_str().to_owned());
         if only_ours {
             removed.push(id);
-            quads.extend(
-                whole
-                    .into_iter()
-                    .filter(|quad| !matches!(&quad.object, Term::NamedNode(node) if gone.contains(node))),
-            );
+            quads.extend(whole.into_iter().filter(
+                |quad| !matches!(&quad.object, Term::NamedNode(node) if gone.contains(node)),
+            ));
         } else {
             unlinked.push(id);
             quads.extend(links);

@@ -20,11 +20,11 @@ mod retention;
 
 pub use delete::{DeletionReceipt, delete_session, delete_session_and_branches};
 pub use error::MemoryError;
-pub use retention::{
-    DeletionTotals, Erasure, Pruning, Subject, SubjectError, erase_subject, prune,
-};
 pub use keyed::{
     KeyedItem, PutItem, delete_item, keyed_item_id, keyed_items, put_item, refresh_item,
+};
+pub use retention::{
+    DeletionTotals, Erasure, Pruning, Subject, SubjectError, erase_subject, prune,
 };
 
 use crate::model::{Role, Turn};

@@ -228,9 +228,7 @@ pub enum Subject {
 
 /// A subject written in a form [`Subject`] does not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "`{text}` names no subject: {reason} (expected instance=ID, environment=ID or user=ID)"
-)]
+#[error("`{text}` names no subject: {reason} (expected instance=ID, environment=ID or user=ID)")]
 pub struct SubjectError {
     /// What was given.
     pub text: String,

@@ -43,11 +43,11 @@ pub use door::LARGE_BODIES_AT_ONCE;
 pub use error::ApiError;
 pub use limits::{DEFAULT_MAX_QUERIES, DEFAULT_QUERY_MEMORY, QUERY_STACK, QueryLimits};
 pub use mcp::{McpTools, serve_mcp_stdio};
-pub use schedule::{PruneLog, PruneRecord, PruneSchedule};
 pub use otlp::{
     Encoding as OtlpEncoding, OTLP_WAITING, OtlpError, Signal as OtlpSignal, decode_logs,
     decode_traces, encode_error, encode_response, encode_status,
 };
+pub use schedule::{PruneLog, PruneRecord, PruneSchedule};
 
 use crate::ingest::{DEFAULT_LIVE_BYTES, LiveSessions};
 use crate::store::HistoryStore;

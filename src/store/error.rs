@@ -198,7 +198,8 @@ pub enum StoreError {
         /// The cause.
         #[source]
         source: io::Error,
-    },    /// A setting in the store's default graph that ihigraph cannot read (written there
+    },
+    /// A setting in the store's default graph that ihigraph cannot read (written there
     /// by a SPARQL update).
     #[error("the store's setting {setting} is {value}: {reason}")]
     BadSetting {

@@ -252,13 +252,15 @@ fn unit_seconds(text: &str) -> Result<u64, &'static str> {
 
 /// The whole seconds of an ISO 8601 duration of days and time (`P90D`, `PT12H`).
 fn iso_seconds(text: &str) -> Result<u64, &'static str> {
-    if text.contains('Y') || (text.contains('M') && !text.contains('T'))
-        || text.split_once('T').is_some_and(|(date, _)| date.contains('M'))
+    if text.contains('Y')
+        || (text.contains('M') && !text.contains('T'))
+        || text
+            .split_once('T')
+            .is_some_and(|(date, _)| date.contains('M'))
     {
         return Err("years and months have no fixed length: give days (P90D)");
     }
-    let duration =
-        DayTimeDuration::from_str(text).map_err(|_| "it is not an ISO 8601 duration")?;
+    let duration = DayTimeDuration::from_str(text).map_err(|_| "it is not an ISO 8601 duration")?;
     let seconds = duration.as_seconds();
     if seconds < Decimal::from(0) {
         return Err("a period must not be negative");
@@ -279,8 +281,7 @@ fn iso_seconds(text: &str) -> Result<u64, &'static str> {
 pub(super) fn retention(backend: &dyn Backend) -> Result<Option<RetentionPeriod>, StoreError> {
     for quad in backend.quads(Some(GraphNameRef::DefaultGraph))? {
         let quad = quad?;
-        if quad.subject != ihi::STORE_SETTINGS.into() || quad.predicate != ihi::RETENTION_PERIOD
-        {
+        if quad.subject != ihi::STORE_SETTINGS.into() || quad.predicate != ihi::RETENTION_PERIOD {
             continue;
         }
         let Term::Literal(value) = &quad.object else {
@@ -312,8 +313,7 @@ pub(super) fn set_retention(
     let mut quads = Vec::new();
     for quad in backend.quads(Some(GraphNameRef::DefaultGraph))? {
         let quad = quad?;
-        if quad.subject != ihi::STORE_SETTINGS.into() || quad.predicate != ihi::RETENTION_PERIOD
-        {
+        if quad.subject != ihi::STORE_SETTINGS.into() || quad.predicate != ihi::RETENTION_PERIOD {
             quads.push(quad);
         }
     }

@@ -39,7 +39,11 @@ pub fn run(store: &HistoryStore, args: &PruneArgs) -> Result<Status> {
                 print_receipt(receipt);
             }
             print_totals(&pruning.totals, pruning.dry_run);
-            println!("kept: {} session{}", pruning.kept, super::plural(pruning.kept));
+            println!(
+                "kept: {} session{}",
+                pruning.kept,
+                super::plural(pruning.kept)
+            );
             if !pruning.undated.is_empty() {
                 println!(
                     "kept for want of an absolute time to judge by: {}",

@@ -131,7 +131,9 @@ pub enum Command {
     /// Add one turn (a JSON object, as in a document's Turns) to a stored session.
     Append(AppendArgs),
     /// Remove a session, the memory made from it alone and the links of shared memory to
-    /// it, and print a receipt with a check that nothing in the store still names it; or
+    /// it, and print a receipt with a check that nothing in the store still names it;
+    /// every session of an M-Instance, a U-Environment or a user (--where), each with its
+    /// receipt, then the totals and a check that nothing names the subject any more; or
     /// every session. The session's branches (the continuations a rewind left, stored as
     /// sessions of their own) stay unless --with-branches: their link then names a
     /// session no longer stored, and the receipt lists them.

@@ -61,6 +61,8 @@ mod guides {
     struct Queries;
     #[doc = include_str!("../docs/reasoning.md")]
     struct Reasoning;
+    #[doc = include_str!("../docs/retention.md")]
+    struct Retention;
     #[doc = include_str!("../docs/remote.md")]
     struct Remote;
     #[doc = include_str!("../docs/shapes.md")]

@@ -754,3 +754,41 @@ fn tenant_admin_manages_its_tenant_only(server: &Server, admin: &str, other_id: 
     );
     assert_eq!(elsewhere.status, 403);
 }
+
+/// Retention per store and per tenant: a tenant's own period, else the store's; `prune`
+/// goes through the store's own sessions and every tenant's, `--tenant` through one, and
+/// the server's schedule through them all.
+#[test]
+fn each_tenant_is_pruned_by_its_period_or_the_stores() {
+    let world = world();
+    let store = &world.store;
+    cli(store, &["retention", "set", "30d"]);
+    cli(store, &["--tenant", "acme", "retention", "set", "3000d"]);
+    let dry = cli(store, &["prune", "--dry-run"]);
+    assert!(
+        dry.contains("tenant globex:") && dry.contains("tenant acme:"),
+        "{dry}"
+    );
+    let only_acme = cli(store, &["--tenant", "acme", "prune", "--format", "json"]);
+    assert!(
+        only_acme.contains("\"tenant\": \"acme\"") && !only_acme.contains("globex"),
+        "{only_acme}"
+    );
+    let server = Server::on(store, None, &["--prune-every", "1s"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !server.log().join("\n").contains("prune: tenant globex:") {
+        assert!(std::time::Instant::now() < deadline, "{:?}", server.log());
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // The store's own sessions and globex's are past the store's 30 days; acme keeps its
+    // own, within its 3,000.
+    assert_eq!(session_ids(&server, &world.admin), Vec::<String>::new());
+    assert_eq!(
+        session_ids(&server, &world.globex_write),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        session_ids(&server, &world.acme_write),
+        ["acme-only", "shared"]
+    );
+}

@@ -10,14 +10,16 @@ use ihigraph::context::{ContextFormat, ContextOptions, SystemPrompt, Tokenizer, 
 use ihigraph::ingest::{Ingest, IngestEvent, IngestSummary, NewSession, append_turn};
 use ihigraph::integrity::{Status as Found, fingerprint_sessions, verify};
 use ihigraph::memory::{
-    DeletionReceipt, MemoryKind, PutItem, Remember, delete_item, delete_session,
-    delete_session_and_branches, forget, keyed_item_id, keyed_items, memories_arguments, put_item,
-    refresh_item, remember,
+    DeletionReceipt, DeletionTotals, MemoryKind, PutItem, Remember, Subject, delete_item,
+    delete_session, delete_session_and_branches, erase_subject, forget, keyed_item_id, keyed_items,
+    memories_arguments, prune, put_item, refresh_item, remember,
 };
 use ihigraph::query::{MEMORIES, SESSIONS, parse_date_time};
 use ihigraph::read::InputDocument;
 use ihigraph::report::{ReportOptions, report};
-use ihigraph::store::{Credentials, Endpoint, Limits, RemoteOptions, SearchHit, SearchKind};
+use ihigraph::store::{
+    Credentials, Endpoint, Limits, RemoteOptions, RetentionPeriod, SearchHit, SearchKind,
+};
 use ihigraph::{
     Arguments, CannedQuery, CheckOptions, ExportFormat, HistoryStore, SchemeRequest, SearchRequest,
 };
@@ -399,6 +401,85 @@ impl PyStore {
             .detach(|| delete_session(store, session, dry_run))
             .map_err(|e| errors::memory_error(&e))?;
         Ok(receipt_dict(py, &receipt)?.into_any().unbind())
+    }
+
+    /// The store's retention period as an ISO 8601 duration (``"P90D"``), or None: how
+    /// long a session is kept after its last turn (``ihigraph retention show``).
+    fn retention(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let store = &self.inner;
+        let period = py
+            .detach(|| store.retention())
+            .map_err(|e| errors::store_error(&e))?;
+        Ok(period.map(|period| period.to_string()))
+    }
+
+    /// Sets the store's retention period (``"90d"``, ``"12h"``, ``"2w"``, ``"P90D"``), or
+    /// removes it with None (``ihigraph retention set|clear``); nothing is deleted here.
+    #[pyo3(signature = (period))]
+    fn set_retention(&self, py: Python<'_>, period: Option<&str>) -> PyResult<()> {
+        let period = period
+            .map(|text| text.parse::<RetentionPeriod>())
+            .transpose()
+            .map_err(|e| errors::usage(e.to_string()))?;
+        let store = &self.inner;
+        py.detach(|| store.set_retention(period))
+            .map_err(|e| errors::store_error(&e))
+    }
+
+    /// Deletes the sessions whose last turn is older than the retention period
+    /// (``ihigraph prune``), each with its receipt: a dict with ``cutoff``, ``receipts``,
+    /// ``totals``, ``kept`` and ``undated``. ``now`` (RFC 3339) stands for the present;
+    /// a ValueError when the store has no retention period.
+    #[pyo3(signature = (*, dry_run = false, now = None))]
+    fn prune(&self, py: Python<'_>, dry_run: bool, now: Option<&str>) -> PyResult<Py<PyAny>> {
+        let now = match now {
+            Some(text) => parse_date_time(text)
+                .ok_or_else(|| errors::usage(format!("now={text:?} is not an RFC 3339 time")))?,
+            None => DateTime::now(),
+        };
+        let store = &self.inner;
+        let Some(period) = py
+            .detach(|| store.retention())
+            .map_err(|e| errors::store_error(&e))?
+        else {
+            return Err(errors::usage(
+                "the store has no retention period: set one with set_retention(\"90d\")",
+            ));
+        };
+        let pruning = py
+            .detach(|| prune(store, period, now, dry_run))
+            .map_err(|e| errors::memory_error(&e))?;
+        let dict = PyDict::new(py);
+        dict.set_item("retention", period.to_string())?;
+        dict.set_item("cutoff", pruning.cutoff.to_string())?;
+        dict.set_item("dry_run", pruning.dry_run)?;
+        dict.set_item("receipts", receipt_list(py, &pruning.receipts)?)?;
+        dict.set_item("totals", totals_dict(py, &pruning.totals)?)?;
+        dict.set_item("kept", pruning.kept)?;
+        dict.set_item("undated", &pruning.undated)?;
+        Ok(dict.into_any().unbind())
+    }
+
+    /// Deletes every session that names a subject, ``where`` being ``instance=ID``,
+    /// ``environment=ID`` or ``user=ID`` (``ihigraph delete --where``), each with its
+    /// receipt, then checks that nothing in the store names it: a dict with ``receipts``,
+    /// ``totals`` and ``subject_mentions_left`` (0 when nothing does).
+    #[pyo3(signature = (r#where, *, dry_run = false))]
+    fn erase(&self, py: Python<'_>, r#where: &str, dry_run: bool) -> PyResult<Py<PyAny>> {
+        let subject: Subject = r#where
+            .parse()
+            .map_err(|e: ihigraph::memory::SubjectError| errors::usage(e.to_string()))?;
+        let store = &self.inner;
+        let erasure = py
+            .detach(|| erase_subject(store, &subject, dry_run))
+            .map_err(|e| errors::memory_error(&e))?;
+        let dict = PyDict::new(py);
+        dict.set_item("subject", erasure.subject.to_string())?;
+        dict.set_item("dry_run", erasure.dry_run)?;
+        dict.set_item("receipts", receipt_list(py, &erasure.receipts)?)?;
+        dict.set_item("totals", totals_dict(py, &erasure.totals)?)?;
+        dict.set_item("subject_mentions_left", erasure.subject_mentions_left)?;
+        Ok(dict.into_any().unbind())
     }
 
     /// Context for the next model call of a session, within ``budget`` tokens, in a
@@ -1037,6 +1118,30 @@ fn new_session(create: &Bound<'_, PyDict>) -> PyResult<NewSession> {
         u_environment_id: text("UEnvironmentID")?,
         data_exchange_metadata: metadata,
     })
+}
+
+fn receipt_list<'py>(
+    py: Python<'py>,
+    receipts: &[DeletionReceipt],
+) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for receipt in receipts {
+        list.append(receipt_dict(py, receipt)?)?;
+    }
+    Ok(list)
+}
+
+fn totals_dict<'py>(py: Python<'py>, totals: &DeletionTotals) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("sessions", totals.sessions)?;
+    dict.set_item("graph_triples", totals.graph_triples)?;
+    dict.set_item("items_removed", totals.items_removed)?;
+    dict.set_item("items_unlinked", totals.items_unlinked)?;
+    dict.set_item("memory_triples", totals.memory_triples)?;
+    dict.set_item("fingerprint_triples", totals.fingerprint_triples)?;
+    dict.set_item("branch_link_triples", totals.branch_link_triples)?;
+    dict.set_item("mentions_left", totals.mentions_left)?;
+    Ok(dict)
 }
 
 fn receipt_dict<'py>(py: Python<'py>, receipt: &DeletionReceipt) -> PyResult<Bound<'py, PyDict>> {

@@ -179,6 +179,32 @@ def test_memory_with_provenance_and_delete_receipt(examples):
         examples.remember("trip-kyoto-2026", 99, "x")
 
 
+def test_retention_prune_and_erasure(examples):
+    assert examples.retention() is None
+    with pytest.raises(ValueError, match="no retention period"):
+        examples.prune()
+    with pytest.raises(ValueError, match="years and months"):
+        examples.set_retention("P1M")
+    examples.set_retention("1d")
+    assert examples.retention() == "P1D"
+    # The examples' last turns are on January 1st to 4th: a day before noon on the 3rd
+    # leaves the 1st and the 2nd behind.
+    dry = examples.prune(dry_run=True, now="2026-01-03T12:00:00Z")
+    assert [r["session_id"] for r in dry["receipts"]] == ["abc", "trip-kyoto-2026"]
+    assert dry["totals"]["sessions"] == 2 and dry["kept"] == 2
+    assert "abc" in examples.sessions()
+    done = examples.prune(now="2026-01-03T12:00:00Z")
+    assert done["totals"] == dry["totals"] and done["cutoff"] == "2026-01-02T12:00:00Z"
+    assert sorted(examples.sessions()) == ["research-rag-memory", "support-2026-0117-fr"]
+    examples.set_retention(None)
+    assert examples.retention() is None
+    erased = examples.erase("instance=m-instance/helpdesk")
+    assert [r["session_id"] for r in erased["receipts"]] == ["support-2026-0117-fr"]
+    assert erased["subject_mentions_left"] == 0 and erased["totals"]["mentions_left"] == 0
+    with pytest.raises(ValueError, match="instance, environment or user"):
+        examples.erase("tenant=x")
+
+
 def test_report_hash_and_verify(examples, tmp_path):
     page = examples.report(tmp_path / "report.html", sessions=["abc"])
     assert page.startswith("<!DOCTYPE html>")

@@ -48,6 +48,26 @@ pub struct DeletionReceipt {
     pub branch_link_triples: usize,
 }
 
+impl DeletionReceipt {
+    /// The receipt as JSON, as the server and `--format json` give it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "session": self.session_id,
+            "dry_run": self.dry_run,
+            "graph": self.graph.as_str(),
+            "graph_triples": self.graph_triples,
+            "memory_items_removed": self.items_removed,
+            "memory_items_unlinked": self.items_unlinked,
+            "memory_triples": self.memory_triples,
+            "fingerprint_triples": self.fingerprint_triples,
+            "iris_checked": self.iris_checked,
+            "mentions_left": self.mentions_left,
+            "branches_kept": self.branches_kept,
+            "branch_link_triples": self.branch_link_triples,
+        })
+    }
+}
+
 /// The properties by which a branch names the session it forked from.
 const BRANCH_LINKS: [oxrdf::NamedNodeRef<'static>; 6] = [
     ihi::BRANCH_OF,
@@ -66,7 +86,13 @@ pub fn delete_session(
     session_id: &str,
     dry_run: bool,
 ) -> Result<DeletionReceipt, MemoryError> {
-    delete_one(store, session_id, dry_run, &BTreeSet::new())
+    delete_one(
+        store,
+        session_id,
+        dry_run,
+        &BTreeSet::new(),
+        &mut BTreeSet::new(),
+    )
 }
 
 /// Deletes a session and its branches, the branches of those and so on, each as
@@ -90,10 +116,11 @@ pub fn delete_session_and_branches(
         }
     }
     let going: BTreeSet<String> = family.iter().cloned().collect();
+    let mut gone = BTreeSet::new();
     family
         .iter()
         .rev()
-        .map(|id| delete_one(store, id, dry_run, &going))
+        .map(|id| delete_one(store, id, dry_run, &going, &mut gone))
         .collect()
 }
 
@@ -154,12 +181,16 @@ fn own_nodes(
 }
 
 /// Deletes one session; the branches' links to it are counted apart, and those of the
-/// branches in `going` (deleted with it) not at all.
-fn delete_one(
+/// branches in `going` (deleted with it) not at all. `gone` holds the IRIs of the
+/// sessions deleted before this one in the same plan, and gets this one's: a dry run,
+/// which deleted none of them, then counts a memory item derived from several of them as
+/// the real run does (unlinked by the first, removed by the last).
+pub(super) fn delete_one(
     store: &HistoryStore,
     session_id: &str,
     dry_run: bool,
     going: &BTreeSet<String>,
+    gone: &mut BTreeSet<NamedNode>,
 ) -> Result<DeletionReceipt, MemoryError> {
     let (graph, triples) = store.session_graph(session_id)?;
     let scheme = store.scheme();
@@ -190,7 +221,7 @@ fn delete_one(
         removed: items_removed,
         unlinked: items_unlinked,
         quads: memory_quads,
-    } = memory_changes(store, &memory, &found, &own)?;
+    } = memory_changes(store, &memory, &found, &own, gone)?;
     // The session's fingerprint record goes with it.
     let fingerprints = GraphName::NamedNode(scheme.fingerprints_graph());
     let record: Vec<Quad> = found
@@ -226,6 +257,7 @@ fn delete_one(
         branch_link_triples: kept_links,
     };
     if dry_run {
+        gone.extend(own);
         return Ok(receipt);
     }
     if memory_quads.is_empty() && record.is_empty() {
@@ -241,6 +273,7 @@ fn delete_one(
         .iter()
         .filter(|quad| link_of(quad).is_none())
         .count();
+    gone.extend(own);
     Ok(receipt)
 }
 
@@ -281,12 +314,15 @@ struct MemoryChanges {
 }
 
 /// The memory items the session's mentions touch: those whose every source is the
-/// session's (removed whole) and the others (unlinked), with the memory quads to delete.
+/// session's or one `gone` before it (removed whole) and the others (unlinked), with the
+/// memory quads to delete (the links to sessions gone before it, which their own
+/// deletions counted, left out).
 fn memory_changes(
     store: &HistoryStore,
     memory: &NamedNode,
     mentions: &[Quad],
     own: &BTreeSet<NamedNode>,
+    gone: &BTreeSet<NamedNode>,
 ) -> Result<MemoryChanges, StoreError> {
     let in_memory = GraphName::NamedNode(memory.clone());
     let mut touched: BTreeMap<NamedNode, Vec<Quad>> = BTreeMap::new();
@@ -303,7 +339,7 @@ fn memory_changes(
         let only_ours = whole
             .iter()
             .filter(|quad| quad.predicate == prov::WAS_DERIVED_FROM)
-            .all(|quad| matches!(&quad.object, Term::NamedNode(source) if own.contains(source)));
+            .all(|quad| matches!(&quad.object, Term::NamedNode(source) if own.contains(source) || gone.contains(source)));
         let id = whole
             .iter()
             .find(|quad| quad.predicate == ihi::MEMORY_ID)
@@ -314,7 +350,9 @@ fn memory_changes(
             .unwrap_or_else(|| item.as_str().to_owned());
         if only_ours {
             removed.push(id);
-            quads.extend(whole);
+            quads.extend(whole.into_iter().filter(
+                |quad| !matches!(&quad.object, Term::NamedNode(node) if gone.contains(node)),
+            ));
         } else {
             unlinked.push(id);
             quads.extend(links);

@@ -1,7 +1,8 @@
 //! Long-term memory made from sessions: a fact, a decision or a lesson an agent keeps,
 //! derived from the turn it came from, in the store's memory graph (one graph for the
 //! store, outside every session graph). And the deletion of a session that takes its
-//! memory with it, with a receipt.
+//! memory with it, with a receipt; of many at once, by age (`prune`, under the store's
+//! retention period) or by subject (`erase_subject`).
 //!
 //! An item is typed with its kind in Jido's design vocabulary (`jido:Fact`,
 //! `jido:Decision`, `jido:LessonLearned`, under `jido:MemoryItem`) and in the Jido core
@@ -15,11 +16,15 @@
 mod delete;
 mod error;
 mod keyed;
+mod retention;
 
 pub use delete::{DeletionReceipt, delete_session, delete_session_and_branches};
 pub use error::MemoryError;
 pub use keyed::{
     KeyedItem, PutItem, delete_item, keyed_item_id, keyed_items, put_item, refresh_item,
+};
+pub use retention::{
+    DeletionTotals, Erasure, Pruning, Subject, SubjectError, erase_subject, prune,
 };
 
 use crate::model::{Role, Turn};

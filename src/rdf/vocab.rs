@@ -240,6 +240,9 @@ terms!(
     MAX_BODY_BYTES = "maxBodyBytes",
     /// Tenant -> the quads its store may hold.
     MAX_STORED_QUADS = "maxStoredQuads",
+    /// Store settings: how long a session is kept after its last turn (an
+    /// `xsd:dayTimeDuration`).
+    RETENTION_PERIOD = "retentionPeriod",
     /// Fingerprint record (subject: a session graph) -> the session's `SessionID`.
     FINGERPRINTED_SESSION = "fingerprintedSession",
     /// Fingerprint record -> SHA-256 of the graph's RDFC-1.0 canonical N-Quads.

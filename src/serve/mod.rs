@@ -11,7 +11,8 @@
 //! idle and stalled-write timeouts, a cap on open connections).
 //!
 //! The library prints nothing: each request answered is told to the [`RequestLog`] the
-//! caller gives (method, path, status, duration; never a body or a token).
+//! caller gives (method, path, status, duration; never a body or a token), and each
+//! prune on a schedule (`schedule.rs`) to the [`PruneLog`].
 
 mod admin;
 mod auth;
@@ -30,6 +31,7 @@ mod parameters;
 mod queries;
 mod report;
 mod rows;
+mod schedule;
 mod search;
 mod sessions;
 mod sparql;
@@ -48,6 +50,7 @@ pub use otlp::{
     Encoding as OtlpEncoding, OTLP_WAITING, OtlpError, Signal as OtlpSignal, decode_logs,
     decode_traces, encode_error, encode_response, encode_status,
 };
+pub use schedule::{PruneLog, PruneRecord, PruneSchedule};
 
 use crate::ingest::{DEFAULT_LIVE_BYTES, LiveSessions};
 use crate::store::HistoryStore;
@@ -104,6 +107,9 @@ pub struct ServeOptions {
     /// reach the server by, beside the loopback names: every route refuses other `Host`
     /// headers, against DNS rebinding.
     pub allowed_hosts: Vec<String>,
+    /// Prune the sessions older than the store's retention period on this schedule
+    /// (none: never). The router must then be made inside a tokio runtime, which runs it.
+    pub prune: Option<PruneSchedule>,
 }
 
 impl Default for ServeOptions {
@@ -119,6 +125,7 @@ impl Default for ServeOptions {
             max_query_body: DEFAULT_MAX_QUERY_BODY,
             body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: Vec::new(),
+            prune: None,
         }
     }
 }
@@ -136,6 +143,7 @@ impl std::fmt::Debug for ServeOptions {
             .field("max_query_body", &self.max_query_body)
             .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
+            .field("prune", &self.prune)
             .finish()
     }
 }
@@ -232,12 +240,16 @@ pub fn router(
         queries,
         access: Arc::clone(&access),
     };
-    let cancel = cancel.clone();
+    let prune = state.options.prune.clone();
+    let routes_cancel = cancel.clone();
     let tenancy = Arc::new(tenancy::Tenancy::new(
         state,
-        Box::new(move |state| routes(state, &cancel)),
+        Box::new(move |state| routes(state, &routes_cancel)),
         access,
     ));
+    if let Some(schedule) = prune {
+        schedule::spawn(Arc::clone(&tenancy), schedule, cancel.child_token());
+    }
     Ok(Router::new()
         .merge(admin::routes())
         .fallback(tenancy::dispatch)

@@ -1,5 +1,6 @@
 //! REST for sessions: list them, read one as PGM-IHI JSON or RDF, put one (a PGM-IHI
-//! document, or any importer's format with `?from=FORMAT`), append a turn, delete one.
+//! document, or any importer's format with `?from=FORMAT`), append a turn, delete one, or
+//! every session of a subject (`DELETE /sessions?where=instance=ID`).
 //! Every write is checked first, as `ingest` checks, and stored in one atomic step.
 
 use super::negotiate::choose;
@@ -9,7 +10,7 @@ use super::{ApiError, AppState, auth};
 use crate::check::{CheckOptions, Diagnostic, Place, Rule, Severity};
 use crate::import::{Choice, ImportEvent, ImportOptions, import_bytes, importer, is_pgm_ihi};
 use crate::ingest::{NewSession, PreparedDocument, append_turn, prepare_document, prepare_history};
-use crate::memory::delete_session;
+use crate::memory::{DeletionReceipt, Subject, SubjectError, delete_session, erase_subject};
 use crate::query::{Arguments, SESSIONS};
 use crate::read::{Origin, parse_json};
 use crate::store::{ExportFormat, HistoryStore};
@@ -28,7 +29,7 @@ const DEFAULT_PAGE: usize = 100;
 
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
-        .route("/sessions", get(list))
+        .route("/sessions", get(list).delete(erase))
         .route("/sessions/{id}", get(read).put(put).delete(delete))
         .route("/sessions/{id}/turns", post(append))
 }
@@ -491,20 +492,7 @@ async fn delete(
     } else {
         state.write(work).await?
     };
-    let body = json!({
-        "session": receipt.session_id,
-        "dry_run": receipt.dry_run,
-        "graph": receipt.graph.as_str(),
-        "graph_triples": receipt.graph_triples,
-        "memory_items_removed": receipt.items_removed,
-        "memory_items_unlinked": receipt.items_unlinked,
-        "memory_triples": receipt.memory_triples,
-        "fingerprint_triples": receipt.fingerprint_triples,
-        "iris_checked": receipt.iris_checked,
-        "mentions_left": receipt.mentions_left,
-        "branches_kept": receipt.branches_kept,
-        "branch_link_triples": receipt.branch_link_triples,
-    });
+    let body = receipt.to_json();
     if receipt.mentions_left > 0 {
         return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());
     }
@@ -513,6 +501,46 @@ async fn delete(
     } else {
         Ok(StatusCode::NO_CONTENT.into_response())
     }
+}
+
+/// `DELETE /sessions?where=KEY=ID[&dry-run=true]`: every session that names the subject
+/// (`instance`, `environment` or `user`), each with its receipt, the totals, and a check
+/// that nothing in the store names the subject any more: 200, or 500 when something
+/// still does; 400 for a subject that does not read. A dry run needs no token.
+async fn erase(
+    State(state): State<AppState>,
+    caller: auth::Caller,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let parameters = Parameters::parse(query.as_deref(), &["where", "dry-run"])?;
+    let dry_run = parameters.flag("dry-run")?;
+    let subject: Subject = parameters
+        .get("where")
+        .ok_or_else(|| {
+            ApiError::bad_request("where= is required: instance=ID, environment=ID or user=ID")
+        })?
+        .parse()
+        .map_err(|error: SubjectError| ApiError::bad_request(format!("where={error}")))?;
+    if !dry_run {
+        auth::may_write(&caller)?;
+    }
+    let work = move |store: &HistoryStore| Ok(erase_subject(store, &subject, dry_run)?);
+    let erasure = if dry_run {
+        state.blocking(work).await?
+    } else {
+        state.write(work).await?
+    };
+    let body = json!({
+        "subject": erasure.subject.to_string(),
+        "dry_run": erasure.dry_run,
+        "receipts": erasure.receipts.iter().map(DeletionReceipt::to_json).collect::<Vec<_>>(),
+        "totals": erasure.totals.to_json(),
+        "subject_mentions_left": erasure.subject_mentions_left,
+    });
+    if erasure.totals.mentions_left > 0 {
+        return Ok((StatusCode::INTERNAL_SERVER_ERROR, Json(body)).into_response());
+    }
+    Ok(Json(body).into_response())
 }
 
 /// A session id as one URL path segment.

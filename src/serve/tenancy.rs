@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 pub(crate) struct TenantApp {
     /// Its routes, their state holding its store.
     pub(crate) router: Router,
+    /// That state: its store, its writer.
+    pub(crate) state: AppState,
     /// Its store.
     pub(crate) store: Arc<HistoryStore>,
     /// The server's options with the tenant's limits where they are tighter.
@@ -119,6 +121,7 @@ impl Tenancy {
     ) -> Self {
         let app = TenantApp {
             router: build(root.clone()),
+            state: root.clone(),
             store: Arc::clone(&root.store),
             options: Arc::clone(&root.options),
             limits: TenantLimits::default(),
@@ -210,7 +213,8 @@ impl Tenancy {
             ..self.template.clone()
         };
         TenantApp {
-            router: (self.build)(state),
+            router: (self.build)(state.clone()),
+            state,
             store,
             options,
             limits,

@@ -254,6 +254,17 @@ pub enum StoreError {
         #[source]
         source: io::Error,
     },
+    /// A setting in the store's default graph that ihigraph cannot read (written there
+    /// by a SPARQL update).
+    #[error("the store's setting {setting} is {value}: {reason}")]
+    BadSetting {
+        /// The setting's property.
+        setting: String,
+        /// What the store holds.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// The settings of a store's IRI scheme, fixed when the store is created.

@@ -279,6 +279,39 @@ impl HistoryStore {
         Ok(read_record(graph, &fields))
     }
 
+    /// The fingerprint records of the given session graphs, by session graph: looked up
+    /// one by one for a few graphs, read whole for many. An update that touches one
+    /// session (a deletion, as `prune` makes a thousand of) then costs what the session
+    /// does, not what the store holds.
+    pub(super) fn fingerprint_records_of(
+        &self,
+        graphs: &[NamedNode],
+    ) -> Result<BTreeMap<NamedNode, FingerprintRecord>, StoreError> {
+        /// Beyond this many graphs, one read of every record is cheaper than lookups.
+        const LOOKUPS: usize = 64;
+        if graphs.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        if graphs.len() > LOOKUPS {
+            return self.fingerprint_records();
+        }
+        let graphs: Vec<&NamedNode> = graphs.iter().collect();
+        let mut fields: BTreeMap<NamedNode, BTreeMap<NamedNode, Term>> = BTreeMap::new();
+        for quad in self.record_quads(&graphs)? {
+            if let NamedOrBlankNode::NamedNode(subject) = quad.subject {
+                fields
+                    .entry(subject)
+                    .or_default()
+                    .insert(quad.predicate, quad.object);
+            }
+        }
+        Ok(fields
+            .into_iter()
+            .filter_map(|(graph, fields)| read_record(graph, &fields))
+            .map(|record| (record.graph.clone(), record))
+            .collect())
+    }
+
     /// Every fingerprint record in the store, by session graph. A record that does not
     /// read (written by hand) is left out, as if absent: `verify` then reports its
     /// session as unrecorded.

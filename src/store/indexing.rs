@@ -250,11 +250,7 @@ impl HistoryStore {
         let Some(index) = self.index()? else {
             return Ok(());
         };
-        let records = if graphs.is_empty() {
-            Default::default()
-        } else {
-            self.fingerprint_records()?
-        };
+        let records = self.fingerprint_records_of(graphs)?;
         for chunk in graphs.chunks(REINDEX_BATCH) {
             let mut sessions = Vec::with_capacity(chunk.len());
             let mut removed = Vec::new();

@@ -385,11 +385,7 @@ impl HistoryStore {
         let Some(inference) = &self.inference else {
             return Ok(());
         };
-        let records = if graphs.is_empty() {
-            BTreeMap::new()
-        } else {
-            self.fingerprint_records()?
-        };
+        let records = self.fingerprint_records_of(graphs)?;
         for chunk in graphs.chunks(REASON_BATCH) {
             let mut reasoned = Vec::with_capacity(chunk.len());
             let mut gone = Vec::new();

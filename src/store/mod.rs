@@ -34,7 +34,7 @@ pub use search::{
     SearchRequest, SearchService, SearchText, Snippet, TEXT_NAMESPACE, TextLanguage,
     detect_language, session_texts,
 };
-pub use settings::SchemeRequest;
+pub use settings::{PeriodError, RetentionPeriod, SchemeRequest};
 pub use tenants::{
     AccessList, AccessRole, IssuedToken, TENANTS_DIRECTORY, Tenant, TenantLimits, TenantName,
     TokenRecord,
@@ -331,6 +331,18 @@ impl HistoryStore {
             indexing: std::sync::Mutex::default(),
             inference: None,
         })
+    }
+
+    /// How long this store keeps a session after its last turn, if it has a retention
+    /// period (see [`crate::memory::prune`], which applies it).
+    pub fn retention(&self) -> Result<Option<RetentionPeriod>, StoreError> {
+        settings::retention(self.backend.as_ref())
+    }
+
+    /// Sets this store's retention period, or removes it (sessions are then kept until
+    /// deleted). Nothing is deleted here: pruning applies it.
+    pub fn set_retention(&self, period: Option<RetentionPeriod>) -> Result<(), StoreError> {
+        settings::set_retention(self.backend.as_ref(), period)
     }
 
     /// The IRI scheme of this store.

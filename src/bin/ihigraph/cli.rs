@@ -141,11 +141,25 @@ pub enum Command {
     /// Add one turn (a JSON object, as in a document's Turns) to a stored session.
     Append(AppendArgs),
     /// Remove a session, the memory made from it alone and the links of shared memory to
-    /// it, and print a receipt with a check that nothing in the store still names it; or
+    /// it, and print a receipt with a check that nothing in the store still names it;
+    /// every session of an M-Instance, a U-Environment or a user (--where), each with its
+    /// receipt, then the totals and a check that nothing names the subject any more; or
     /// every session. The session's branches (the continuations a rewind left, stored as
     /// sessions of their own) stay unless --with-branches: their link then names a
     /// session no longer stored, and the receipt lists them.
     Delete(DeleteArgs),
+    /// Show, set or clear how long the store keeps a session after its last turn: older
+    /// sessions are deleted by `prune`, and by `serve` on a schedule.
+    Retention {
+        #[command(subcommand)]
+        action: RetentionAction,
+    },
+    /// Delete the sessions whose last turn (the session's start when no turn has an
+    /// absolute time) is older than the store's retention period, each as `delete
+    /// --session` deletes one, with its receipt, then the totals. Branches are sessions
+    /// of their own, judged by their own last turn. Refused when the store has no
+    /// retention period (`retention set`).
+    Prune(PruneArgs),
     /// Make a memory item (a fact, a decision, a lesson) from a stored turn, in the
     /// store's memory graph, with its provenance: the turn it was derived from, the
     /// session's work session, when it was made, the turn's source type, and the time it
@@ -249,6 +263,61 @@ pub enum Command {
     Mcp(McpArgs),
 }
 
+/// What `retention` does.
+#[derive(Debug, Subcommand)]
+pub enum RetentionAction {
+    /// Say the store's retention period, if it has one.
+    Show,
+    /// Keep sessions this long after their last turn: a whole number and a unit (s, m,
+    /// h, d, w: 90d, 12h, 2w) or an ISO 8601 duration of days and time (P90D, PT12H).
+    Set {
+        /// The period.
+        #[arg(value_name = "PERIOD", value_parser = parse_period)]
+        period: ihigraph::store::RetentionPeriod,
+    },
+    /// Remove the retention period: sessions are kept until deleted.
+    Clear,
+}
+
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Print the receipts without deleting anything.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ReceiptFormat,
+}
+
+/// How receipts are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReceiptFormat {
+    /// Lines for people.
+    Text,
+    /// One JSON object: the receipts and the totals.
+    Json,
+}
+
+/// A period, as `retention set` takes it.
+fn parse_period(text: &str) -> Result<ihigraph::store::RetentionPeriod, String> {
+    text.parse()
+        .map_err(|error: ihigraph::store::PeriodError| error.to_string())
+}
+
+/// How often `serve` prunes: a period, or 0 or off for never.
+fn parse_prune_every(text: &str) -> Result<PruneEvery, String> {
+    match text.trim() {
+        "0" | "off" => Ok(PruneEvery(None)),
+        _ => parse_period(text).map(|period| PruneEvery(Some(period.as_duration()))),
+    }
+}
+
+/// A subject, as `delete --where` takes it.
+fn parse_subject(text: &str) -> Result<ihigraph::memory::Subject, String> {
+    text.parse()
+        .map_err(|error: ihigraph::memory::SubjectError| error.to_string())
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The address to listen on. Anything but a loopback address lets other machines
@@ -290,7 +359,17 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = ihigraph::serve::DEFAULT_MAX_CONNECTIONS, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_connections: usize,
+    /// How often to delete the sessions older than the store's retention period (see
+    /// `retention`), as `prune` does, each told to standard error: a period (90s, 15m,
+    /// 1h, PT1H), or 0 or off for never. Nothing is pruned while the store has no
+    /// retention period.
+    #[arg(long, default_value = "1h", value_name = "PERIOD", value_parser = parse_prune_every)]
+    pub prune_every: PruneEvery,
 }
+
+/// How often `serve` prunes, if at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PruneEvery(pub Option<std::time::Duration>);
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -804,14 +883,20 @@ pub struct DeleteTarget {
     /// Every session (needs --yes).
     #[arg(long, requires = "yes")]
     pub all: bool,
+    /// Every session that names a subject, and a check that nothing in the store names
+    /// it any more: instance=ID (MInstanceID), environment=ID (UEnvironmentID) or
+    /// user=ID (a userId, user_id or user member of a payload, as AgentOS and OpenAI
+    /// requests name their user; PGM-IHI has no field for one).
+    #[arg(long = "where", value_name = "KEY=ID", value_parser = parse_subject)]
+    pub subject: Option<ihigraph::memory::Subject>,
 }
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
     #[command(flatten)]
     pub target: DeleteTarget,
-    /// Print the receipt of a session's deletion without deleting anything.
-    #[arg(long, requires = "session")]
+    /// Print the receipts without deleting anything.
+    #[arg(long, conflicts_with = "all")]
     pub dry_run: bool,
     /// Delete the session's branches too, and theirs (each with its own receipt, the
     /// deepest first).

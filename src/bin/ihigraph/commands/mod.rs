@@ -15,9 +15,11 @@ mod ingest;
 mod integrity;
 mod memory;
 mod ontology;
+mod prune;
 mod queries;
 mod reasoning;
 mod report;
+mod retention;
 mod search;
 mod serve;
 mod shapes;
@@ -50,6 +52,8 @@ pub fn run(cli: Cli) -> Result<Status> {
         Command::Sessions { format } => queries::sessions(&open_store(&cli.store)?, format),
         Command::Append(args) => append::run(&open_store(&cli.store)?, &args),
         Command::Delete(args) => delete::run(&open_store(&cli.store)?, &args),
+        Command::Retention { action } => retention::run(&open_store(&cli.store)?, &action),
+        Command::Prune(args) => prune::run(&cli.store, &args),
         Command::Remember(args) => memory::remember(&open_store(&cli.store)?, &args),
         Command::Memory(args) => memory::list(&open_store(&cli.store)?, &args),
         Command::Forget { item } => memory::forget(&open_store(&cli.store)?, &item),

@@ -7,8 +7,8 @@ use crate::status::{Status, UsageError};
 use anyhow::{Context, Result};
 use ihigraph::HistoryStore;
 use ihigraph::serve::{
-    ConnectionLimits, McpTools, QUERY_STACK, QueryLimits, RequestLog, RequestRecord, ServeOptions,
-    Shutdown, router, serve, serve_mcp_stdio,
+    ConnectionLimits, McpTools, PruneLog, PruneRecord, PruneSchedule, QUERY_STACK, QueryLimits,
+    RequestLog, RequestRecord, ServeOptions, Shutdown, router, serve, serve_mcp_stdio,
 };
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,6 +32,10 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
         max_query_body: args.max_query_body,
         body_timeout: args.body_timeout,
         allowed_hosts: args.allowed_hosts.clone(),
+        prune: args.prune_every.0.map(|every| PruneSchedule {
+            every,
+            log: prune_log(),
+        }),
     };
     let limits = ConnectionLimits {
         header_timeout: args.header_timeout,
@@ -138,6 +142,47 @@ fn request_log() -> RequestLog {
             record.status,
             record.duration.as_secs_f64() * 1000.0
         );
+    })
+}
+
+/// One line per scheduled prune on standard error: time, what went, or why it failed.
+fn prune_log() -> PruneLog {
+    Arc::new(|record: &PruneRecord| {
+        let now = jiff::Timestamp::now()
+            .round(jiff::Unit::Millisecond)
+            .unwrap_or_else(|_| jiff::Timestamp::now());
+        let whose = |tenant: &Option<ihigraph::store::TenantName>| {
+            tenant
+                .as_ref()
+                .map_or_else(String::new, |name| format!(" tenant {name}:"))
+        };
+        match record {
+            PruneRecord::Pruned {
+                tenant,
+                retention,
+                cutoff,
+                totals,
+                kept,
+                duration,
+            } => eprintln!(
+                "{now} prune:{} retention {retention}: deleted {} session{} whose last turn was before {cutoff} ({} triples; memory items removed {}, unlinked {}; mentions left {}); kept {kept}; {:.1} ms",
+                whose(tenant),
+                totals.sessions,
+                plural(totals.sessions),
+                totals.graph_triples,
+                totals.items_removed,
+                totals.items_unlinked,
+                totals.mentions_left,
+                duration.as_secs_f64() * 1000.0
+            ),
+            PruneRecord::Failed { tenant, error } => {
+                eprintln!(
+                    "{now} prune:{} failed (tried again on schedule): {error}",
+                    whose(tenant)
+                );
+            }
+            _ => eprintln!("{now} prune: {record:?}"),
+        }
     })
 }
 

@@ -326,6 +326,21 @@ fn by_graph_name_queries_and_updates(server: &Server, world: &World) {
     );
     assert_eq!(update(server, acme, "DROP ALL").status / 100, 2);
     assert_eq!(session_ids(server, acme), Vec::<String>::new());
+    // A token written into the store by an update admits no one: tokens are not there.
+    let forged = "ihg_0badc0ffee00_forgedforgedforgedforgedforgedforgedforge";
+    let digest = hex_digest(forged);
+    let insert = format!(
+        "INSERT DATA {{ <urn:t> a <https://w3id.org/ihigraph/ontology#AccessToken> ; \
+         <https://w3id.org/ihigraph/ontology#tokenId> \"0badc0ffee00\" ; \
+         <https://w3id.org/ihigraph/ontology#tokenDigest> \"{digest}\" ; \
+         <https://w3id.org/ihigraph/ontology#accessRole> \"admin\" }}"
+    );
+    let admin_token = &world.admin;
+    assert_eq!(update(server, admin_token, &insert).status / 100, 2);
+    assert_eq!(
+        request(server, "GET", "/sessions", forged, None).status,
+        401
+    );
     assert_eq!(session_ids(server, globex), ["globex-only", "shared"]);
     assert_eq!(session_ids(server, admin), ["house"]);
     // A read token reads and may not write.
@@ -791,4 +806,10 @@ fn each_tenant_is_pruned_by_its_period_or_the_stores() {
         session_ids(&server, &world.acme_write),
         ["acme-only", "shared"]
     );
+}
+
+/// The SHA-256 of a text in lower-case hex, as the register keeps a token's.
+fn hex_digest(text: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(text.as_bytes()))
 }

@@ -212,34 +212,6 @@ terms!(
     STORE_SETTINGS = "storeSettings",
     /// Store settings: the digest of the ontologies stored beside the sessions.
     ONTOLOGY_DIGEST = "ontologyDigest",
-    /// A tenant: a store of its own beside the store that names it.
-    TENANT = "Tenant",
-    /// A bearer token of the server, kept as the digest of its secret.
-    ACCESS_TOKEN = "AccessToken",
-    /// Tenant -> its name.
-    TENANT_NAME = "tenantName",
-    /// Tenant or token -> when it was added or issued.
-    CREATED_AT = "createdAt",
-    /// Token -> its public id.
-    TOKEN_ID = "tokenId",
-    /// Token -> the SHA-256 of its secret, in hex.
-    TOKEN_DIGEST = "tokenDigest",
-    /// Token -> its role: `read`, `write` or `admin`.
-    ACCESS_ROLE = "accessRole",
-    /// Token -> the tenant it is confined to.
-    FOR_TENANT = "forTenant",
-    /// Token -> what it is for, as its issuer wrote it.
-    TOKEN_NOTE = "tokenNote",
-    /// Tenant -> the requests its tokens may make per minute.
-    MAX_REQUESTS_PER_MINUTE = "maxRequestsPerMinute",
-    /// Tenant -> the rows one answer may hold.
-    MAX_RESULT_ROWS = "maxResultRows",
-    /// Tenant -> how long one query may run, in milliseconds.
-    MAX_QUERY_MILLISECONDS = "maxQueryMilliseconds",
-    /// Tenant -> the largest request body.
-    MAX_BODY_BYTES = "maxBodyBytes",
-    /// Tenant -> the quads its store may hold.
-    MAX_STORED_QUADS = "maxStoredQuads",
     /// Store settings: how long a session is kept after its last turn (an
     /// `xsd:dayTimeDuration`).
     RETENTION_PERIOD = "retentionPeriod",

@@ -66,6 +66,14 @@ pub enum StoreError {
         #[source]
         source: io::Error,
     },
+    /// The register of tenants and tokens cannot be read.
+    #[error("cannot read the register of tenants and tokens {path}: {message}")]
+    Register {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// The system's random source failed.
     #[error("the system's random source failed: {message}")]
     Random {

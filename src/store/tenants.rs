@@ -1,5 +1,7 @@
-//! Tenants and access tokens: the register of a store that serves many teams, kept in its
-//! settings (the default graph, beside the IRI scheme).
+//! Tenants and access tokens: the register of a store that serves many teams, kept beside
+//! it in `STORE_DIR/register.json` (mode 0600, replaced whole by a rename), never in the
+//! store: no SPARQL query or update, whoever sends it, can read a token's digest or write
+//! a token or a tenant into the register.
 //!
 //! A tenant is a store of its own in `STORE_DIR/tenants/NAME/`: its own Oxigraph store,
 //! full-text index, inferred store, fingerprints and memory graph, its nodes named under
@@ -13,10 +15,7 @@
 //! as strong as the secret: there is no password to guess.
 
 use super::{HistoryStore, StoreError};
-use crate::rdf::vocab::ihi;
-use crate::rdf::{IriScheme, encode_segment};
-use oxrdf::vocab::rdf;
-use oxrdf::{GraphName, Literal, NamedNode, NamedOrBlankNode, Quad, Term};
+use crate::rdf::IriScheme;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -209,22 +208,119 @@ fn split_token(text: &str) -> Option<(&str, &str)> {
     (!id.is_empty() && !secret.is_empty()).then_some((id, secret))
 }
 
-/// The register as the default graph holds it.
+/// The register as `register.json` holds it.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterFile {
+    /// The format's version: 1.
+    version: u32,
+    #[serde(default)]
+    tenants: Vec<TenantEntry>,
+    #[serde(default)]
+    tokens: Vec<TokenEntry>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct TenantEntry {
+    name: String,
+    created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_requests_per_minute: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_result_rows: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_query_milliseconds: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_body_bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_stored_quads: Option<u64>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenEntry {
+    id: String,
+    /// The SHA-256 of the whole token, in lower-case hex.
+    digest: String,
+    role: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tenant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    created: String,
+}
+
+/// The file of the register, in a store's directory.
+pub const REGISTER_FILE: &str = "register.json";
+
+/// The version of the register's format this build reads and writes.
+const REGISTER_VERSION: u32 = 1;
+
+impl TenantEntry {
+    fn of(tenant: &Tenant) -> Self {
+        let limits = &tenant.limits;
+        Self {
+            name: tenant.name.to_string(),
+            created: tenant.created.clone(),
+            max_requests_per_minute: limits.requests_per_minute,
+            max_result_rows: limits.result_rows,
+            max_query_milliseconds: limits
+                .query_time
+                .map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
+            max_body_bytes: limits.body_bytes,
+            max_stored_quads: limits.stored_quads,
+        }
+    }
+
+    fn tenant(&self) -> Result<Tenant, StoreError> {
+        Ok(Tenant {
+            name: self.name.parse()?,
+            created: self.created.clone(),
+            limits: TenantLimits {
+                requests_per_minute: self.max_requests_per_minute,
+                result_rows: self.max_result_rows,
+                query_time: self.max_query_milliseconds.map(Duration::from_millis),
+                body_bytes: self.max_body_bytes,
+                stored_quads: self.max_stored_quads,
+            },
+        })
+    }
+}
+
+/// The register, read.
 #[derive(Debug, Default)]
 struct Register {
-    tenants: BTreeMap<TenantName, (NamedNode, Tenant, Vec<Quad>)>,
-    tokens: BTreeMap<String, (TokenRecord, String, Vec<Quad>)>,
+    tenants: BTreeMap<TenantName, Tenant>,
+    /// Each token's record and digest.
+    tokens: BTreeMap<String, (TokenRecord, String)>,
+}
+
+impl Register {
+    fn file(&self) -> RegisterFile {
+        RegisterFile {
+            version: REGISTER_VERSION,
+            tenants: self.tenants.values().map(TenantEntry::of).collect(),
+            tokens: self
+                .tokens
+                .values()
+                .map(|(record, digest)| TokenEntry {
+                    id: record.id.clone(),
+                    digest: digest.clone(),
+                    role: record.role.name().to_owned(),
+                    tenant: record.tenant.as_ref().map(ToString::to_string),
+                    note: record.note.clone(),
+                    created: record.created.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl HistoryStore {
     /// The tenants of this store, by name.
     pub fn tenants(&self) -> Result<Vec<Tenant>, StoreError> {
-        Ok(self
-            .register()?
-            .tenants
-            .into_values()
-            .map(|(_, tenant, _)| tenant)
-            .collect())
+        Ok(self.register()?.tenants.into_values().collect())
     }
 
     /// The tokens of this store (without their secrets), by id.
@@ -233,14 +329,14 @@ impl HistoryStore {
             .register()?
             .tokens
             .into_values()
-            .map(|(record, _, _)| record)
+            .map(|(record, _)| record)
             .collect())
     }
 
     /// The tokens of this store, for checking requests.
     pub fn access_list(&self) -> Result<AccessList, StoreError> {
         let mut list = AccessList::default();
-        for (id, (record, digest, _)) in self.register()?.tokens {
+        for (id, (record, digest)) in self.register()?.tokens {
             let mut bytes = [0u8; 32];
             if hex::decode_to_slice(&digest, &mut bytes).is_ok() {
                 list.tokens.insert(id, (record, bytes));
@@ -256,8 +352,8 @@ impl HistoryStore {
         name: &TenantName,
         limits: &TenantLimits,
     ) -> Result<Tenant, StoreError> {
-        self.tenants_directory()?;
-        if self.register()?.tenants.contains_key(name) {
+        let mut register = self.register()?;
+        if register.tenants.contains_key(name) {
             return Err(StoreError::TenantExists {
                 name: name.to_string(),
             });
@@ -267,8 +363,8 @@ impl HistoryStore {
             created: now(),
             limits: limits.clone(),
         };
-        let node = self.tenant_node(name);
-        self.backend.change(&[], &tenant_quads(&node, &tenant))?;
+        register.tenants.insert(name.clone(), tenant.clone());
+        self.write_register(&register)?;
         Ok(tenant)
     }
 
@@ -278,13 +374,14 @@ impl HistoryStore {
         name: &TenantName,
         limits: &TenantLimits,
     ) -> Result<Tenant, StoreError> {
-        let register = self.register()?;
-        let (node, tenant, old) = register.tenants.get(name).ok_or_else(|| unknown(name))?;
-        let tenant = Tenant {
-            limits: tenant.limits.updated(limits),
-            ..tenant.clone()
-        };
-        self.backend.change(old, &tenant_quads(node, &tenant))?;
+        let mut register = self.register()?;
+        let tenant = register
+            .tenants
+            .get_mut(name)
+            .ok_or_else(|| unknown(name))?;
+        tenant.limits = tenant.limits.updated(limits);
+        let tenant = tenant.clone();
+        self.write_register(&register)?;
         Ok(tenant)
     }
 
@@ -292,16 +389,19 @@ impl HistoryStore {
     /// everything in it. The tenant's store must not be open. Gives the ids of the tokens
     /// revoked with it.
     pub fn remove_tenant(&self, name: &TenantName) -> Result<Vec<String>, StoreError> {
-        let register = self.register()?;
-        let (_, _, quads) = register.tenants.get(name).ok_or_else(|| unknown(name))?;
-        let mut removed = quads.clone();
-        let mut revoked = Vec::new();
-        for (id, (record, _, token_quads)) in &register.tokens {
-            if record.tenant.as_ref() == Some(name) {
-                revoked.push(id.clone());
-                removed.extend(token_quads.iter().cloned());
-            }
+        let mut register = self.register()?;
+        register.tenants.remove(name).ok_or_else(|| unknown(name))?;
+        let revoked: Vec<String> = register
+            .tokens
+            .iter()
+            .filter(|(_, (record, _))| record.tenant.as_ref() == Some(name))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &revoked {
+            register.tokens.remove(id);
         }
+        // The register first: a tenant half removed is no longer reachable.
+        self.write_register(&register)?;
         let directory = self.tenants_directory()?.join(name.as_str());
         if directory.exists() {
             std::fs::remove_dir_all(&directory).map_err(|source| StoreError::TenantStore {
@@ -309,7 +409,6 @@ impl HistoryStore {
                 source,
             })?;
         }
-        self.backend.change(&removed, &[])?;
         Ok(revoked)
     }
 
@@ -323,8 +422,9 @@ impl HistoryStore {
         role: AccessRole,
         note: Option<&str>,
     ) -> Result<IssuedToken, StoreError> {
+        let mut register = self.register()?;
         if let Some(name) = tenant
-            && !self.register()?.tenants.contains_key(name)
+            && !register.tenants.contains_key(name)
         {
             return Err(unknown(name));
         }
@@ -344,23 +444,22 @@ impl HistoryStore {
             created: now(),
         };
         let digest = hex::encode(Sha256::digest(secret.as_bytes()));
-        self.backend
-            .change(&[], &self.token_quads(&record, &digest))?;
+        register.tokens.insert(id, (record.clone(), digest));
+        self.write_register(&register)?;
         Ok(IssuedToken { record, secret })
     }
 
     /// Revokes a token by its id; gives what the register held of it.
     pub fn revoke_token(&self, id: &str) -> Result<TokenRecord, StoreError> {
-        let register = self.register()?;
-        let (record, _, quads) =
-            register
-                .tokens
-                .get(id)
-                .ok_or_else(|| StoreError::UnknownToken {
-                    id: id.chars().take(80).collect(),
-                })?;
-        self.backend.change(quads, &[])?;
-        Ok(record.clone())
+        let mut register = self.register()?;
+        let (record, _) = register
+            .tokens
+            .remove(id)
+            .ok_or_else(|| StoreError::UnknownToken {
+                id: id.chars().take(80).collect(),
+            })?;
+        self.write_register(&register)?;
+        Ok(record)
     }
 
     /// The IRI scheme of a tenant's store: its nodes under `BASE/tenant/NAME/`, its work
@@ -410,78 +509,96 @@ impl HistoryStore {
             })
     }
 
-    fn tenant_node(&self, name: &TenantName) -> NamedNode {
-        NamedNode::new_unchecked(format!("{}tenant/{}", self.scheme.base(), name))
-    }
-
-    fn token_quads(&self, record: &TokenRecord, digest: &str) -> Vec<Quad> {
-        let node = NamedNode::new_unchecked(format!(
-            "{}token/{}",
-            self.scheme.base(),
-            encode_segment(&record.id)
-        ));
-        let mut quads = vec![
-            setting(&node, rdf::TYPE, ihi::ACCESS_TOKEN),
-            setting(
-                &node,
-                ihi::TOKEN_ID,
-                Literal::new_simple_literal(&record.id),
-            ),
-            setting(
-                &node,
-                ihi::TOKEN_DIGEST,
-                Literal::new_simple_literal(digest),
-            ),
-            setting(
-                &node,
-                ihi::ACCESS_ROLE,
-                Literal::new_simple_literal(record.role.name()),
-            ),
-            setting(&node, ihi::CREATED_AT, date_time(&record.created)),
-        ];
-        if let Some(tenant) = &record.tenant {
-            quads.push(setting(&node, ihi::FOR_TENANT, self.tenant_node(tenant)));
-        }
-        if let Some(note) = &record.note {
-            quads.push(setting(
-                &node,
-                ihi::TOKEN_NOTE,
-                Literal::new_simple_literal(note),
-            ));
-        }
-        quads
-    }
-
-    /// Reads the register from the default graph.
-    fn register(&self) -> Result<Register, StoreError> {
-        let mut subjects: BTreeMap<NamedNode, Vec<Quad>> = BTreeMap::new();
-        for quad in self.backend.quads(Some(GraphName::DefaultGraph.as_ref()))? {
-            let quad = quad?;
-            if let NamedOrBlankNode::NamedNode(subject) = &quad.subject {
-                subjects.entry(subject.clone()).or_default().push(quad);
-            }
-        }
-        let tenant_names: BTreeMap<NamedNode, TenantName> = subjects
-            .iter()
-            .filter_map(|(node, quads)| {
-                let name = literal(quads, ihi::TENANT_NAME)?.parse().ok()?;
-                is_a(quads, ihi::TENANT).then(|| (node.clone(), name))
+    /// Where the register lives: beside the store, in its directory.
+    fn register_path(&self) -> Result<PathBuf, StoreError> {
+        self.backend
+            .directory()
+            .map(|directory| directory.join(REGISTER_FILE))
+            .ok_or_else(|| StoreError::NoTenants {
+                location: self.location(),
             })
-            .collect();
-        let mut register = Register::default();
-        for (node, quads) in subjects {
-            if let Some(name) = tenant_names.get(&node) {
-                let tenant = read_tenant(name, &quads);
-                register.tenants.insert(name.clone(), (node, tenant, quads));
-            } else if is_a(&quads, ihi::ACCESS_TOKEN)
-                && let Some((record, digest)) = read_token(&quads, &tenant_names)
-            {
-                register
-                    .tokens
-                    .insert(record.id.clone(), (record, digest, quads));
+    }
+
+    /// Reads the register: empty when the store has none (or is not on disk).
+    fn register(&self) -> Result<Register, StoreError> {
+        let Ok(path) = self.register_path() else {
+            return Ok(Register::default());
+        };
+        let text = match std::fs::read(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Register::default());
             }
+            Err(source) => return Err(StoreError::TenantStore { path, source }),
+        };
+        let bad = |message: String| StoreError::Register {
+            path: path.clone(),
+            message,
+        };
+        let file: RegisterFile =
+            serde_json::from_slice(&text).map_err(|error| bad(error.to_string()))?;
+        if file.version != REGISTER_VERSION {
+            return Err(bad(format!(
+                "version {} is not one this ihigraph reads ({REGISTER_VERSION})",
+                file.version
+            )));
+        }
+        let mut register = Register::default();
+        for entry in &file.tenants {
+            let tenant = entry.tenant().map_err(|error| bad(error.to_string()))?;
+            register.tenants.insert(tenant.name.clone(), tenant);
+        }
+        for entry in file.tokens {
+            let tenant = entry
+                .tenant
+                .as_deref()
+                .map(str::parse::<TenantName>)
+                .transpose()
+                .map_err(|error| bad(error.to_string()))?;
+            // A token of a tenant no longer in the register admits no one.
+            if tenant
+                .as_ref()
+                .is_some_and(|name| !register.tenants.contains_key(name))
+            {
+                continue;
+            }
+            let record = TokenRecord {
+                id: entry.id.clone(),
+                role: entry
+                    .role
+                    .parse()
+                    .map_err(|error: StoreError| bad(error.to_string()))?,
+                tenant,
+                note: entry.note,
+                created: entry.created,
+            };
+            register.tokens.insert(entry.id, (record, entry.digest));
         }
         Ok(register)
+    }
+
+    /// Writes the register whole: into a new file beside it, flushed to disk, then moved
+    /// into place, so that a crash leaves the old register or the new one. Readable by
+    /// its owner only.
+    fn write_register(&self, register: &Register) -> Result<(), StoreError> {
+        use std::io::Write as _;
+        let path = self.register_path()?;
+        let failed = |source| StoreError::TenantStore {
+            path: path.clone(),
+            source,
+        };
+        let text = serde_json::to_vec_pretty(&register.file())
+            .map_err(|error| failed(std::io::Error::other(error)))?;
+        let partial = path.with_extension("json.partial");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&partial).map_err(failed)?;
+        file.write_all(&text).map_err(failed)?;
+        file.sync_all().map_err(failed)?;
+        std::fs::rename(&partial, &path).map_err(failed)?;
+        Ok(())
     }
 }
 
@@ -489,115 +606,6 @@ fn unknown(name: &TenantName) -> StoreError {
     StoreError::UnknownTenant {
         name: name.to_string(),
     }
-}
-
-fn read_tenant(name: &TenantName, quads: &[Quad]) -> Tenant {
-    let number = |property| literal(quads, property).and_then(|value| value.parse::<u64>().ok());
-    Tenant {
-        name: name.clone(),
-        created: literal(quads, ihi::CREATED_AT).unwrap_or_default(),
-        limits: TenantLimits {
-            requests_per_minute: number(ihi::MAX_REQUESTS_PER_MINUTE),
-            result_rows: number(ihi::MAX_RESULT_ROWS),
-            query_time: number(ihi::MAX_QUERY_MILLISECONDS).map(Duration::from_millis),
-            body_bytes: number(ihi::MAX_BODY_BYTES),
-            stored_quads: number(ihi::MAX_STORED_QUADS),
-        },
-    }
-}
-
-/// A token's record and digest; `None` for a record without an id, a digest or a known
-/// role (written by hand), which then admits no one.
-fn read_token(
-    quads: &[Quad],
-    tenants: &BTreeMap<NamedNode, TenantName>,
-) -> Option<(TokenRecord, String)> {
-    let tenant = match object(quads, ihi::FOR_TENANT) {
-        None => None,
-        // A token of a tenant no longer in the register admits no one.
-        Some(Term::NamedNode(node)) => Some(tenants.get(node)?.clone()),
-        Some(_) => return None,
-    };
-    let record = TokenRecord {
-        id: literal(quads, ihi::TOKEN_ID)?,
-        role: literal(quads, ihi::ACCESS_ROLE)?.parse().ok()?,
-        tenant,
-        note: literal(quads, ihi::TOKEN_NOTE),
-        created: literal(quads, ihi::CREATED_AT).unwrap_or_default(),
-    };
-    Some((record, literal(quads, ihi::TOKEN_DIGEST)?))
-}
-
-fn tenant_quads(node: &NamedNode, tenant: &Tenant) -> Vec<Quad> {
-    let mut quads = vec![
-        setting(node, rdf::TYPE, ihi::TENANT),
-        setting(
-            node,
-            ihi::TENANT_NAME,
-            Literal::new_simple_literal(tenant.name.as_str()),
-        ),
-        setting(node, ihi::CREATED_AT, date_time(&tenant.created)),
-    ];
-    let limits = &tenant.limits;
-    let query_millis = limits
-        .query_time
-        .map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX));
-    for (property, value) in [
-        (ihi::MAX_REQUESTS_PER_MINUTE, limits.requests_per_minute),
-        (ihi::MAX_RESULT_ROWS, limits.result_rows),
-        (ihi::MAX_QUERY_MILLISECONDS, query_millis),
-        (ihi::MAX_BODY_BYTES, limits.body_bytes),
-        (ihi::MAX_STORED_QUADS, limits.stored_quads),
-    ] {
-        if let Some(value) = value {
-            quads.push(setting(
-                node,
-                property,
-                Literal::new_typed_literal(
-                    value.to_string(),
-                    oxrdf::vocab::xsd::NON_NEGATIVE_INTEGER,
-                ),
-            ));
-        }
-    }
-    quads
-}
-
-fn setting(
-    subject: &NamedNode,
-    property: oxrdf::NamedNodeRef<'_>,
-    object: impl Into<Term>,
-) -> Quad {
-    Quad::new(
-        subject.clone(),
-        property,
-        object.into(),
-        GraphName::DefaultGraph,
-    )
-}
-
-fn object<'a>(quads: &'a [Quad], property: oxrdf::NamedNodeRef<'_>) -> Option<&'a Term> {
-    quads
-        .iter()
-        .find(|quad| quad.predicate == property)
-        .map(|quad| &quad.object)
-}
-
-fn literal(quads: &[Quad], property: oxrdf::NamedNodeRef<'_>) -> Option<String> {
-    match object(quads, property)? {
-        Term::Literal(value) => Some(value.value().to_owned()),
-        _ => None,
-    }
-}
-
-fn is_a(quads: &[Quad], class: oxrdf::NamedNodeRef<'_>) -> bool {
-    quads
-        .iter()
-        .any(|quad| quad.predicate == rdf::TYPE && quad.object == class.into())
-}
-
-fn date_time(value: &str) -> Literal {
-    Literal::new_typed_literal(value, oxrdf::vocab::xsd::DATE_TIME)
 }
 
 /// Now, as an `xsd:dateTime` in UTC to the second.
@@ -658,8 +666,33 @@ mod tests {
         for quad in store.backend.quads(None).unwrap() {
             assert!(!quad.unwrap().to_string().contains(secret_part));
         }
+        let path = directory.path().join(REGISTER_FILE);
+        let register = std::fs::read_to_string(&path).unwrap();
+        assert!(!register.contains(secret_part) && register.contains(&issued.record.id));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
         store.revoke_token(&issued.record.id).unwrap();
         assert_eq!(store.access_list().unwrap().check(&issued.secret), None);
+    }
+
+    #[test]
+    fn a_broken_register_is_an_error_that_says_where() {
+        let directory = tempfile::tempdir().unwrap();
+        let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+        std::fs::write(
+            directory.path().join(REGISTER_FILE),
+            "{\"version\": 1, \"tenants\": [{\"name\": \"Bad/\"}]}",
+        )
+        .unwrap();
+        let error = store.tenants().unwrap_err().to_string();
+        assert!(error.contains("register.json"), "{error}");
+        std::fs::write(directory.path().join(REGISTER_FILE), "{\"version\": 9}").unwrap();
+        let error = store.tokens().unwrap_err().to_string();
+        assert!(error.contains("version 9"), "{error}");
     }
 
     #[test]

@@ -190,7 +190,7 @@ pub enum Command {
     /// its nodes under BASE/tenant/NAME/, reached with --tenant NAME or a token of its.
     #[command(subcommand)]
     Tenant(TenantCommand),
-    /// Manage the server's bearer tokens, kept as digests in the store's settings: for
+    /// Manage the server's bearer tokens, kept as digests in the store's register: for
     /// a tenant (--tenant) or the store's own sessions, with a role; an admin token
     /// without --tenant sees every tenant.
     #[command(subcommand)]

@@ -111,11 +111,19 @@ class Store:
         base: Optional[str] = None,
         session_template: Optional[str] = None,
         reasoning: Optional[bool] = None,
+        tenant: Optional[str] = None,
     ) -> None: ...
     @property
     def reasoning(self) -> bool:
         """Whether the store reasons: what the ontologies entail about each session kept
         beside it, for queries run with ``inferred=True``."""
+        ...
+    def tenants(self) -> List[str]:
+        """The names of this store's tenants (each opened with ``Store(path, tenant=NAME)``)."""
+        ...
+    def add_tenant(self, name: str) -> None:
+        """Adds a tenant: a store of its own beside this one (on disk), opened with
+        ``Store(path, tenant=NAME)``."""
         ...
     def __len__(self) -> int: ...
     def __contains__(self, session: str) -> bool: ...

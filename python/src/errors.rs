@@ -114,7 +114,9 @@ fn plain<E: pyo3::PyTypeInfo>(error: &dyn std::fmt::Display) -> PyErr {
 /// A store error as the exception of its kind.
 pub fn store_error(error: &LibStoreError) -> PyErr {
     match error {
-        LibStoreError::UnknownSession { .. } => plain::<NotFoundError>(error),
+        LibStoreError::UnknownSession { .. }
+        | LibStoreError::UnknownTenant { .. }
+        | LibStoreError::UnknownToken { .. } => plain::<NotFoundError>(error),
         LibStoreError::QuerySyntax(_)
         | LibStoreError::TooDeep(_)
         | LibStoreError::UpdateNotAllowed

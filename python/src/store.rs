@@ -19,6 +19,7 @@ use ihigraph::read::InputDocument;
 use ihigraph::report::{ReportOptions, report};
 use ihigraph::store::{
     Credentials, Endpoint, Limits, RemoteOptions, RetentionPeriod, SearchHit, SearchKind,
+    TenantLimits, TenantName,
 };
 use ihigraph::{
     Arguments, CannedQuery, CheckOptions, ExportFormat, HistoryStore, SchemeRequest, SearchRequest,
@@ -53,6 +54,7 @@ fn open_directory(
     path: &std::path::Path,
     request: &SchemeRequest,
     reasoning: Option<bool>,
+    tenant: Option<&str>,
 ) -> PyResult<HistoryStore> {
     std::fs::create_dir_all(path).map_err(|e| {
         errors::raise::<errors::StoreError>(
@@ -61,9 +63,20 @@ fn open_directory(
             Vec::new(),
         )
     })?;
-    stored(py.detach(|| match reasoning {
-        Some(on) => HistoryStore::set_reasoning(path, request, on),
-        None => HistoryStore::open(path, request),
+    let tenant: Option<TenantName> = tenant
+        .map(str::parse)
+        .transpose()
+        .map_err(|error: ihigraph::StoreError| errors::usage(format!("tenant: {error}")))?;
+    stored(py.detach(|| {
+        // A tenant's store, found through the store's register once that is closed.
+        let (path, request) = match &tenant {
+            Some(name) => HistoryStore::open(path, request)?.tenant_location(name)?,
+            None => (path.to_owned(), request.clone()),
+        };
+        match reasoning {
+            Some(on) => HistoryStore::set_reasoning(&path, &request, on),
+            None => HistoryStore::open(&path, &request),
+        }
     }))
 }
 
@@ -80,10 +93,12 @@ impl PyStore {
     /// ``session_template`` set the IRI scheme of a new store. ``reasoning=True`` turns
     /// reasoning on (what the ontologies entail, kept beside the store for queries run
     /// with ``inferred=True``), ``False`` off; ``None`` leaves a store as it is.
+    /// ``tenant`` opens that tenant's store of the store in ``path`` (``ihigraph tenant
+    /// add`` makes one): its own sessions, memory and index.
     #[new]
     #[pyo3(signature = (path = None, *, endpoint = None, update_endpoint = None, graph_store = None,
         user = None, password = None, token = None, timeout = 30.0, base = None,
-        session_template = None, reasoning = None))]
+        session_template = None, reasoning = None, tenant = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -98,11 +113,17 @@ impl PyStore {
         base: Option<String>,
         session_template: Option<String>,
         reasoning: Option<bool>,
+        tenant: Option<String>,
     ) -> PyResult<Self> {
         let request = SchemeRequest {
             base,
             session_template,
         };
+        if tenant.is_some() && path.is_none() {
+            return Err(errors::usage(
+                "tenant: a tenant is a store of its own beside a store directory: give its path",
+            ));
+        }
         if let Some(endpoint) = endpoint {
             if path.is_some() {
                 return Err(errors::usage("give a path or an endpoint, not both"));
@@ -160,7 +181,7 @@ impl PyStore {
                     Ok(store)
                 }
             }))?,
-            Some(path) => open_directory(py, &path, &request, reasoning)?,
+            Some(path) => open_directory(py, &path, &request, reasoning, tenant.as_deref())?,
         };
         Ok(Self {
             inner,
@@ -245,6 +266,26 @@ impl PyStore {
     #[getter]
     fn reasoning(&self) -> bool {
         self.inner.reasons()
+    }
+
+    /// The names of this store's tenants (each opened with ``Store(path, tenant=NAME)``).
+    fn tenants(&self) -> PyResult<Vec<String>> {
+        let tenants = stored(self.inner.tenants())?;
+        Ok(tenants
+            .into_iter()
+            .map(|tenant| tenant.name.to_string())
+            .collect())
+    }
+
+    /// Adds a tenant to this store (on disk): a store of its own beside it, its nodes
+    /// under the base's ``tenant/NAME/``, opened with ``Store(path, tenant=NAME)``. Its
+    /// limits on a server are set with ``ihigraph tenant set``.
+    fn add_tenant(&self, name: &str) -> PyResult<()> {
+        let name: TenantName = name
+            .parse()
+            .map_err(|error: ihigraph::StoreError| errors::usage(format!("name: {error}")))?;
+        stored(self.inner.add_tenant(&name, &TenantLimits::default()))?;
+        Ok(())
     }
 
     /// Runs a canned query (``ihigraph queries`` lists them) with its parameters as

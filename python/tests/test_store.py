@@ -228,6 +228,28 @@ def test_store_on_disk_persists(tmp_path, trip):
     assert reopened.sessions() == ["trip-kyoto-2026"]
 
 
+def test_a_tenant_is_a_store_of_its_own(tmp_path, trip):
+    path = tmp_path / "store"
+    root = ihigraph.Store(path)
+    root.add_tenant("acme")
+    assert root.tenants() == ["acme"]
+    del root
+    acme = ihigraph.Store(path, tenant="acme")
+    acme.ingest(trip)
+    assert acme.sessions() == ["trip-kyoto-2026"]
+    rows = acme.sparql(
+        "SELECT ?g WHERE { GRAPH ?g "
+        "{ ?c a <https://jido.ai/ontology/conversation-history#Conversation> } }"
+    )
+    assert "/tenant/acme/" in rows[0]["g"]
+    del acme
+    assert ihigraph.Store(path).sessions() == []
+    with pytest.raises(ihigraph.NotFoundError, match="no tenant"):
+        ihigraph.Store(path, tenant="initech")
+    with pytest.raises(ValueError, match="tenant"):
+        ihigraph.Store(path, tenant="Bad/Name")
+
+
 def test_values_that_are_not_json_are_refused(store):
     with pytest.raises(TypeError, match="/Turns/0"):
         store.ingest({"Turns": [object()]})

@@ -11,7 +11,7 @@ use common::serving::Server;
 use common::{history_at, ihigraph, ingest, ingest_documents};
 use ihigraph::memory::{
     DeletionReceipt, Erasure, MemoryKind, Pruning, Remember, Subject, erase_subject, prune,
-    remember,
+    prune_at_most, remember,
 };
 use ihigraph::model::BranchOf;
 use ihigraph::store::RetentionPeriod;
@@ -216,6 +216,29 @@ fn prune_deletes_the_sessions_whose_last_turn_is_older_than_the_retention() {
     let again = prune(&store, ninety_days(), now(), false).unwrap();
     assert!(again.receipts.is_empty());
     assert_eq!(again.kept, 4);
+}
+
+/// A server prunes in steps: each deletes at most so many, the oldest first, and the
+/// steps together delete what one prune would.
+#[test]
+fn a_prune_in_steps_takes_the_oldest_first_and_ends_where_one_prune_does() {
+    let store = HistoryStore::in_memory(&Default::default()).unwrap();
+    for (id, time) in [
+        ("c", "2026-01-03T00:00:00Z"),
+        ("a", "2026-01-01T00:00:00Z"),
+        ("new", "2026-05-30T00:00:00Z"),
+        ("b", "2026-01-02T00:00:00Z"),
+    ] {
+        ingest(&store, &session(id, &[time], "m", "u"));
+    }
+    let first = prune_at_most(&store, ninety_days(), now(), false, 2).unwrap();
+    assert_eq!(ids(&first.receipts), ["a", "b"]);
+    assert_eq!(first.kept, 1);
+    let second = prune_at_most(&store, ninety_days(), now(), false, 2).unwrap();
+    assert_eq!(ids(&second.receipts), ["c"]);
+    let third = prune_at_most(&store, ninety_days(), now(), false, 2).unwrap();
+    assert!(third.receipts.is_empty());
+    assert_eq!(stored(&store), ["new"]);
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub use keyed::{
     KeyedItem, PutItem, delete_item, keyed_item_id, keyed_items, put_item, refresh_item,
 };
 pub use retention::{
-    DeletionTotals, Erasure, Pruning, Subject, SubjectError, erase_subject, prune,
+    DeletionTotals, Erasure, Pruning, Subject, SubjectError, erase_subject, prune, prune_at_most,
 };
 
 use crate::model::{Role, Turn};

@@ -61,7 +61,8 @@ impl DeletionTotals {
         })
     }
 
-    fn of(receipts: &[DeletionReceipt]) -> Self {
+    /// The sums of `receipts`.
+    pub fn of(receipts: &[DeletionReceipt]) -> Self {
         let mut totals = Self::default();
         for receipt in receipts {
             totals.sessions += 1;
@@ -107,6 +108,20 @@ pub fn prune(
     now: DateTime,
     dry_run: bool,
 ) -> Result<Pruning, MemoryError> {
+    prune_at_most(store, retention, now, dry_run, usize::MAX)
+}
+
+/// [`prune`], deleting at most `most` of the sessions that go, the oldest first: a
+/// server prunes in such steps, each a write of its own, so that other writes are not
+/// held up for the whole prune. `kept` counts the sessions kept, not those left for the
+/// next step.
+pub fn prune_at_most(
+    store: &HistoryStore,
+    retention: RetentionPeriod,
+    now: DateTime,
+    dry_run: bool,
+    most: usize,
+) -> Result<Pruning, MemoryError> {
     // A period reaching back before the calendar begins keeps everything.
     let cutoff = now
         .checked_sub_day_time_duration(retention.to_day_time_duration())
@@ -115,12 +130,17 @@ pub fn prune(
     let mut undated = Vec::new();
     let mut kept = 0;
     for (session, last) in last_times(store)? {
-        match last.and_then(|last| last.partial_cmp(&cutoff)) {
-            Some(std::cmp::Ordering::Less) => expired.push(session),
+        match last.and_then(|last| last.partial_cmp(&cutoff).map(|order| (order, last))) {
+            Some((std::cmp::Ordering::Less, last)) => expired.push((last, session)),
             Some(_) => kept += 1,
             None => undated.push(session),
         }
     }
+    if expired.len() > most {
+        expired.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+        expired.truncate(most);
+    }
+    let expired: Vec<String> = expired.into_iter().map(|(_, session)| session).collect();
     let receipts = delete_all(store, &expired, dry_run)?;
     Ok(Pruning {
         cutoff,

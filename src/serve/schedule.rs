@@ -5,7 +5,7 @@
 use super::AppState;
 use super::error::ApiError;
 use super::tenancy::Tenancy;
-use crate::memory::{DeletionTotals, prune};
+use crate::memory::{DeletionTotals, Pruning, prune_at_most};
 use crate::store::{RetentionPeriod, TenantName};
 use oxsdatatypes::DateTime;
 use std::sync::Arc;
@@ -112,23 +112,59 @@ async fn prune_all(tenancy: &Tenancy) -> Vec<PruneRecord> {
     records
 }
 
-/// One prune under the writer, by the store's retention period or else `fallback`; none
-/// when there is neither.
+/// How many sessions one step of a scheduled prune deletes under the writer: the writes
+/// of clients wait for one step at most (about 13 s at 0.2 s a session), not the prune.
+const PRUNE_STEP: usize = 64;
+
+/// One prune, by the store's retention period or else `fallback`, in steps of
+/// [`PRUNE_STEP`] sessions, each under the writer; none when there is no period.
 async fn prune_once(
     state: &AppState,
     tenant: Option<TenantName>,
     fallback: Option<RetentionPeriod>,
 ) -> Option<PruneRecord> {
     let started = Instant::now();
-    let done = state
-        .write(move |store| {
-            let Some(retention) = store.retention()?.or(fallback) else {
-                return Ok(None);
-            };
-            let pruning = prune(store, retention, DateTime::now(), false)?;
-            Ok::<_, ApiError>(Some((retention, pruning)))
+    // The cutoff is taken once, so that every step prunes by the same time.
+    let now = DateTime::now();
+    let mut done: Result<Option<(RetentionPeriod, Pruning)>, ApiError> = Ok(None);
+    loop {
+        let step = state
+            .write(move |store| {
+                let Some(retention) = store.retention()?.or(fallback) else {
+                    return Ok(None);
+                };
+                let pruning = prune_at_most(store, retention, now, false, PRUNE_STEP)?;
+                Ok::<_, ApiError>(Some((retention, pruning)))
+            })
+            .await;
+        let last = match (&mut done, step) {
+            (_, Err(error)) => {
+                done = Err(error);
+                true
+            }
+            (Ok(so_far), Ok(Some((retention, pruning)))) => {
+                let last = pruning.receipts.len() < PRUNE_STEP;
+                match so_far {
+                    Some((_, whole)) => {
+                        whole.receipts.extend(pruning.receipts);
+                        whole.kept = pruning.kept;
+                    }
+                    None => *so_far = Some((retention, pruning)),
+                }
+                last
+            }
+            _ => true,
+        };
+        if last {
+            break;
+        }
+    }
+    let done = done.map(|pruned| {
+        pruned.map(|(retention, mut pruning)| {
+            pruning.totals = DeletionTotals::of(&pruning.receipts);
+            (retention, pruning)
         })
-        .await;
+    });
     match done {
         Ok(None) => None,
         Ok(Some((retention, pruning))) => Some(PruneRecord::Pruned {

@@ -740,6 +740,17 @@ fn tenant_admin_manages_its_tenant_only(server: &Server, admin: &str, other_id: 
     assert_eq!(own.json()["tenant"], "acme");
     let read = own.json()["token"].as_str().unwrap().to_owned();
     assert_eq!(request(server, "GET", "/sessions", &read, None).status, 200);
+    // The register takes no parameters: a dry run asked for is refused, not carried out.
+    let own_id = own.json()["id"].as_str().unwrap().to_owned();
+    let dry = request(
+        server,
+        "DELETE",
+        &format!("/admin/tokens/{own_id}?dry-run=true"),
+        &acme_admin,
+        None,
+    );
+    assert_eq!(dry.status, 400, "{}", dry.body);
+    assert_eq!(request(server, "GET", "/sessions", &read, None).status, 200);
     let other = request(
         server,
         "POST",

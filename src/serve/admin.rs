@@ -4,11 +4,12 @@
 
 use super::ApiError;
 use super::auth::Caller;
+use super::parameters::Parameters;
 use super::tenancy::Tenancy;
 use crate::store::{
     AccessRole, HistoryStore, StoreError, Tenant, TenantLimits, TenantName, TokenRecord,
 };
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
@@ -159,7 +160,10 @@ async fn change<T: Send + 'static>(
 async fn list_tenants(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     admin_only(&caller)?;
     let tenants = tenancy
         .shared()
@@ -174,8 +178,11 @@ async fn list_tenants(
 async fn add_tenant(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     admin_only(&caller)?;
     let request: NewTenant = body(&bytes)?;
     let name: TenantName = request.name.parse()?;
@@ -187,9 +194,12 @@ async fn add_tenant(
 async fn change_tenant(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
     Path(name): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     admin_only(&caller)?;
     let name: TenantName = name.parse()?;
     let limits = limits(Some(body(&bytes)?))?;
@@ -205,8 +215,11 @@ async fn change_tenant(
 async fn remove_tenant(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     admin_only(&caller)?;
     let name: TenantName = name.parse()?;
     // Its store is closed first: requests still using it have a while to finish.
@@ -230,7 +243,10 @@ async fn remove_tenant(
 async fn list_tokens(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     let scope = managed(&caller)?;
     let tokens = tenancy
         .shared()
@@ -245,8 +261,11 @@ async fn list_tokens(
 async fn issue_token(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     let scope = managed(&caller)?;
     let request: NewToken = body(&bytes)?;
     let role: AccessRole = request.role.parse()?;
@@ -277,8 +296,11 @@ async fn issue_token(
 async fn revoke_token(
     State(tenancy): State<Arc<Tenancy>>,
     caller: Caller,
+    RawQuery(query): RawQuery,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    // None is read: a `?dry-run` here would otherwise be taken for a change.
+    Parameters::parse(query.as_deref(), &[])?;
     let scope = managed(&caller)?;
     let record = change(&tenancy, move |store| {
         // Another tenant's token is, to a tenant's administrator, no token at all.

@@ -93,7 +93,7 @@ async fn admit(
     if writes {
         auth::may_write(&caller)?;
     }
-    let options = &app.options;
+    let options = &app.state.options;
     let (mut parts, body) = request.into_parts();
     let limits = BodyLimits {
         most: if caller.role >= Some(AccessRole::Write) {

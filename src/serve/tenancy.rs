@@ -21,12 +21,9 @@ use std::time::{Duration, Instant};
 pub(crate) struct TenantApp {
     /// Its routes, their state holding its store.
     pub(crate) router: Router,
-    /// That state: its store, its writer.
+    /// That state: its store, its writer, the server's options with the tenant's limits
+    /// where they are tighter.
     pub(crate) state: AppState,
-    /// Its store.
-    pub(crate) store: Arc<HistoryStore>,
-    /// The server's options with the tenant's limits where they are tighter.
-    pub(crate) options: Arc<ServeOptions>,
     /// The tenant's limits as the register holds them.
     pub(crate) limits: TenantLimits,
     /// Its requests in the current minute.
@@ -88,7 +85,7 @@ impl TenantApp {
         };
         let app = Arc::clone(self);
         let _ = tokio::task::spawn_blocking(move || {
-            if let Ok(count) = app.store.quad_count() {
+            if let Ok(count) = app.state.store.quad_count() {
                 let full = u64::try_from(count).unwrap_or(u64::MAX) >= quota;
                 app.full.store(full, Ordering::SeqCst);
             }
@@ -122,8 +119,6 @@ impl Tenancy {
         let app = TenantApp {
             router: build(root.clone()),
             state: root.clone(),
-            store: Arc::clone(&root.store),
-            options: Arc::clone(&root.options),
             limits: TenantLimits::default(),
             rate: Mutex::new(Window {
                 started: Instant::now(),
@@ -160,7 +155,7 @@ impl Tenancy {
         if let Some(app) = opened.get(name) {
             return Ok(Arc::clone(app));
         }
-        let root = Arc::clone(&self.root.store);
+        let root = Arc::clone(&self.root.state.store);
         let wanted = name.clone();
         let (store, limits) = tokio::task::spawn_blocking(move || {
             let limits = root
@@ -183,7 +178,7 @@ impl Tenancy {
     /// holds no more once the requests still using it are done.
     pub(crate) async fn forget(&self, name: &TenantName) -> Option<std::sync::Weak<HistoryStore>> {
         let app = self.opened.lock().await.remove(name)?;
-        Some(Arc::downgrade(&app.store))
+        Some(Arc::downgrade(&app.state.store))
     }
 
     /// Serves an opened tenant under new limits, its store kept open: the requests
@@ -191,7 +186,7 @@ impl Tenancy {
     pub(crate) async fn relimit(&self, name: &TenantName, limits: TenantLimits) {
         let mut opened = self.opened.lock().await;
         if let Some(app) = opened.get(name) {
-            let app = Arc::new(self.tenant_app(Arc::clone(&app.store), limits));
+            let app = Arc::new(self.tenant_app(Arc::clone(&app.state.store), limits));
             app.recount().await;
             opened.insert(name.clone(), app);
         }
@@ -200,7 +195,7 @@ impl Tenancy {
     fn tenant_app(&self, store: Arc<HistoryStore>, limits: TenantLimits) -> TenantApp {
         let options = Arc::new(tighter(&self.options, &limits));
         let state = AppState {
-            store: Arc::clone(&store),
+            store,
             options: Arc::clone(&options),
             writing: Arc::new(Mutex::new(())),
             queries: self
@@ -215,8 +210,6 @@ impl Tenancy {
         TenantApp {
             router: (self.build)(state.clone()),
             state,
-            store,
-            options,
             limits,
             rate: Mutex::new(Window {
                 started: Instant::now(),

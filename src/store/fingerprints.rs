@@ -296,20 +296,7 @@ impl HistoryStore {
             return self.fingerprint_records();
         }
         let graphs: Vec<&NamedNode> = graphs.iter().collect();
-        let mut fields: BTreeMap<NamedNode, BTreeMap<NamedNode, Term>> = BTreeMap::new();
-        for quad in self.record_quads(&graphs)? {
-            if let NamedOrBlankNode::NamedNode(subject) = quad.subject {
-                fields
-                    .entry(subject)
-                    .or_default()
-                    .insert(quad.predicate, quad.object);
-            }
-        }
-        Ok(fields
-            .into_iter()
-            .filter_map(|(graph, fields)| read_record(graph, &fields))
-            .map(|record| (record.graph.clone(), record))
-            .collect())
+        read_records(self.record_quads(&graphs)?.into_iter().map(Ok))
     }
 
     /// Every fingerprint record in the store, by session graph. A record that does not
@@ -319,22 +306,30 @@ impl HistoryStore {
         &self,
     ) -> Result<BTreeMap<NamedNode, FingerprintRecord>, StoreError> {
         let graph = self.scheme.fingerprints_graph();
-        let mut fields: BTreeMap<NamedNode, BTreeMap<NamedNode, Term>> = BTreeMap::new();
-        for quad in self.backend.quads(Some(graph.as_ref().into()))? {
-            let quad = quad?;
-            if let NamedOrBlankNode::NamedNode(subject) = quad.subject {
-                fields
-                    .entry(subject)
-                    .or_default()
-                    .insert(quad.predicate, quad.object);
-            }
-        }
-        Ok(fields
-            .into_iter()
-            .filter_map(|(graph, fields)| read_record(graph, &fields))
-            .map(|record| (record.graph.clone(), record))
-            .collect())
+        read_records(self.backend.quads(Some(graph.as_ref().into()))?)
     }
+}
+
+/// The records the quads of the fingerprints graph hold, by session graph: each
+/// subject's fields read as one record; one that does not read is left out.
+fn read_records(
+    quads: impl IntoIterator<Item = Result<Quad, StoreError>>,
+) -> Result<BTreeMap<NamedNode, FingerprintRecord>, StoreError> {
+    let mut fields: BTreeMap<NamedNode, BTreeMap<NamedNode, Term>> = BTreeMap::new();
+    for quad in quads {
+        let quad = quad?;
+        if let NamedOrBlankNode::NamedNode(subject) = quad.subject {
+            fields
+                .entry(subject)
+                .or_default()
+                .insert(quad.predicate, quad.object);
+        }
+    }
+    Ok(fields
+        .into_iter()
+        .filter_map(|(graph, fields)| read_record(graph, &fields))
+        .map(|record| (record.graph.clone(), record))
+        .collect())
 }
 
 /// The fingerprint of what a session wrote: the one it took, or one taken now.

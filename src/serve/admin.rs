@@ -3,14 +3,15 @@
 //! a store the server holds). Every change is taken by the front door at once.
 
 use super::ApiError;
-use super::auth::Caller;
+use super::auth::{Caller, caller_of};
 use super::parameters::Parameters;
 use super::tenancy::Tenancy;
 use crate::store::{
     AccessRole, HistoryStore, StoreError, Tenant, TenantLimits, TenantName, TokenRecord,
 };
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{FromRequestParts, Path, State};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get};
 use axum::{Json, Router};
@@ -73,14 +74,41 @@ fn managed(caller: &Caller) -> Result<Option<TenantName>, ApiError> {
     }
 }
 
-/// Lets the store's administrator through: tenants are theirs alone to manage.
-fn admin_only(caller: &Caller) -> Result<(), ApiError> {
-    match managed(caller)? {
-        None => Ok(()),
-        Some(tenant) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("only the store's admin token manages tenants: this one is tenant {tenant}'s"),
-        )),
+/// Reads the caller of a request to the register, which takes no query parameters: a
+/// `?dry-run`, which the front door lets through as a read, would otherwise be taken for
+/// a change.
+fn register_caller(parts: &Parts) -> Result<Caller, ApiError> {
+    Parameters::parse(parts.uri.query(), &[])?;
+    caller_of(&parts.extensions)
+}
+
+/// A request of the store's administrator: tenants are theirs alone to manage.
+pub(crate) struct StoreAdmin;
+
+impl<S: Send + Sync> FromRequestParts<S> for StoreAdmin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        match managed(&register_caller(parts)?)? {
+            None => Ok(Self),
+            Some(tenant) => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "only the store's admin token manages tenants: this one is tenant {tenant}'s"
+                ),
+            )),
+        }
+    }
+}
+
+/// A request of an administrator, with whose tokens it manages (see [`managed`]).
+pub(crate) struct TokenManager(Option<TenantName>);
+
+impl<S: Send + Sync> FromRequestParts<S> for TokenManager {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Self(managed(&register_caller(parts)?)?))
     }
 }
 
@@ -159,12 +187,8 @@ async fn change<T: Send + 'static>(
 
 async fn list_tenants(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    _: StoreAdmin,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    admin_only(&caller)?;
     let tenants = tenancy
         .shared()
         .blocking(|store| Ok(store.tenants()?))
@@ -177,13 +201,9 @@ async fn list_tenants(
 
 async fn add_tenant(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    _: StoreAdmin,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    admin_only(&caller)?;
     let request: NewTenant = body(&bytes)?;
     let name: TenantName = request.name.parse()?;
     let limits = limits(request.limits)?;
@@ -193,14 +213,10 @@ async fn add_tenant(
 
 async fn change_tenant(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    _: StoreAdmin,
     Path(name): Path<String>,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    admin_only(&caller)?;
     let name: TenantName = name.parse()?;
     let limits = limits(Some(body(&bytes)?))?;
     let changed = name.clone();
@@ -214,13 +230,9 @@ async fn change_tenant(
 
 async fn remove_tenant(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    _: StoreAdmin,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    admin_only(&caller)?;
     let name: TenantName = name.parse()?;
     // Its store is closed first: requests still using it have a while to finish.
     if let Some(store) = tenancy.forget(&name).await {
@@ -242,12 +254,8 @@ async fn remove_tenant(
 
 async fn list_tokens(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    TokenManager(scope): TokenManager,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    let scope = managed(&caller)?;
     let tokens = tenancy
         .shared()
         .blocking(|store| Ok(store.tokens()?))
@@ -260,13 +268,9 @@ async fn list_tokens(
 
 async fn issue_token(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    TokenManager(scope): TokenManager,
     bytes: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    let scope = managed(&caller)?;
     let request: NewToken = body(&bytes)?;
     let role: AccessRole = request.role.parse()?;
     let named = request
@@ -295,13 +299,9 @@ async fn issue_token(
 
 async fn revoke_token(
     State(tenancy): State<Arc<Tenancy>>,
-    caller: Caller,
-    RawQuery(query): RawQuery,
+    TokenManager(scope): TokenManager,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    // None is read: a `?dry-run` here would otherwise be taken for a change.
-    Parameters::parse(query.as_deref(), &[])?;
-    let scope = managed(&caller)?;
     let record = change(&tenancy, move |store| {
         // Another tenant's token is, to a tenant's administrator, no token at all.
         let theirs = store.tokens()?.into_iter().find(|token| token.id == id);

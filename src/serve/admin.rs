@@ -177,11 +177,11 @@ async fn change<T: Send + 'static>(
         .shared()
         .write(move |store| Ok(work(store)?))
         .await?;
-    let (issued, tenants) = tenancy
+    let issued = tenancy
         .shared()
-        .blocking(|store| Ok((store.access_list()?, !store.tenants()?.is_empty())))
+        .blocking(|store| Ok(store.access_list()?))
         .await?;
-    tenancy.access.refresh(issued, tenants);
+    tenancy.access.refresh(issued);
     Ok(done)
 }
 

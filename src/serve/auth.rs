@@ -53,10 +53,8 @@ pub(crate) fn caller_of(extensions: &axum::http::Extensions) -> Result<Caller, A
 pub(crate) struct Access {
     /// The server's own token (`IHIGRAPH_TOKEN`): an administrator's.
     own: Option<String>,
-    /// The store's tokens, taken again after every change to them.
+    /// The store's tokens and whether it has tenants, taken again after every change.
     issued: RwLock<AccessList>,
-    /// Whether the store has tenants.
-    tenants: std::sync::atomic::AtomicBool,
 }
 
 /// Whom a request's token names.
@@ -68,32 +66,28 @@ pub(crate) struct Bearer {
 }
 
 impl Access {
-    pub(crate) fn new(options: &ServeOptions, issued: AccessList, tenants: bool) -> Arc<Self> {
+    pub(crate) fn new(options: &ServeOptions, issued: AccessList) -> Arc<Self> {
         Arc::new(Self {
             own: options.token.clone(),
             issued: RwLock::new(issued),
-            tenants: tenants.into(),
         })
     }
 
-    /// Takes the store's tokens and whether it has tenants again, after a change.
-    pub(crate) fn refresh(&self, issued: AccessList, tenants: bool) {
+    /// Takes the store's tokens and tenants again, after a change.
+    pub(crate) fn refresh(&self, issued: AccessList) {
         *self
             .issued
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = issued;
-        self.tenants
-            .store(tenants, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Whether every request needs a token: the store issued one or has a tenant.
     pub(crate) fn required(&self) -> bool {
-        self.tenants.load(std::sync::atomic::Ordering::SeqCst)
-            || !self
-                .issued
-                .read()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .is_empty()
+        !self
+            .issued
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_empty()
     }
 
     /// Whether the server takes writes from anyone.
@@ -286,7 +280,7 @@ mod tests {
             token: Some("s3cret".to_owned()),
             ..ServeOptions::default()
         };
-        let access = Access::new(&options, AccessList::default(), false);
+        let access = Access::new(&options, AccessList::default());
         for given in ["Bearer s3cret", "bearer  s3cret "] {
             let bearer = access.bearer(&headers(Some(given)), true).unwrap();
             assert_eq!(bearer.role, Some(AccessRole::Admin), "{given}");

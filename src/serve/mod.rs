@@ -228,8 +228,8 @@ pub fn router(
         options.query_memory,
         options.max_queries,
     );
-    let has_tenants = registered_tenants(&store)?;
-    let access = auth::Access::new(&options, issued_tokens(&store)?, has_tenants);
+    // The register is beside a store on disk: another store has none, and needs no token.
+    let access = auth::Access::new(&options, store.access_list()?);
     let state = AppState {
         store,
         writing: Arc::new(Mutex::new(())),
@@ -256,23 +256,6 @@ pub fn router(
         .with_state(Arc::clone(&tenancy))
         .layer(middleware::from_fn_with_state(tenancy, door::front_door))
         .layer(middleware::from_fn_with_state(log, log_request)))
-}
-
-/// Whether the store has tenants: only a store on disk can.
-fn registered_tenants(store: &HistoryStore) -> Result<bool, crate::store::StoreError> {
-    Ok(store.capabilities().exclusive && !store.tenants()?.is_empty())
-}
-
-/// The tokens the store issued: only a store ihigraph alone writes keeps them (on a
-/// server, anyone who may update it could add one).
-fn issued_tokens(
-    store: &HistoryStore,
-) -> Result<crate::store::AccessList, crate::store::StoreError> {
-    if store.capabilities().exclusive {
-        store.access_list()
-    } else {
-        Ok(crate::store::AccessList::default())
-    }
 }
 
 /// The routes of one store (the store's own sessions, or a tenant's), over its state.

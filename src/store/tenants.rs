@@ -179,6 +179,8 @@ pub struct IssuedToken {
 #[derive(Debug, Clone, Default)]
 pub struct AccessList {
     tokens: BTreeMap<String, (TokenRecord, [u8; 32])>,
+    /// Whether the store has tenants.
+    tenants: bool,
 }
 
 impl AccessList {
@@ -196,9 +198,10 @@ impl AccessList {
         (differences == 0).then_some(record)
     }
 
-    /// Whether the store has issued any token.
+    /// Whether the store has issued no token and has no tenant: a server over it then
+    /// asks no token of a read.
     pub fn is_empty(&self) -> bool {
-        self.tokens.is_empty()
+        self.tokens.is_empty() && !self.tenants
     }
 }
 
@@ -333,10 +336,14 @@ impl HistoryStore {
             .collect())
     }
 
-    /// The tokens of this store, for checking requests.
+    /// The tokens of this store, and whether it has tenants, for checking requests.
     pub fn access_list(&self) -> Result<AccessList, StoreError> {
-        let mut list = AccessList::default();
-        for (id, (record, digest)) in self.register()?.tokens {
+        let register = self.register()?;
+        let mut list = AccessList {
+            tenants: !register.tenants.is_empty(),
+            ..AccessList::default()
+        };
+        for (id, (record, digest)) in register.tokens {
             let mut bytes = [0u8; 32];
             if hex::decode_to_slice(&digest, &mut bytes).is_ok() {
                 list.tokens.insert(id, (record, bytes));
@@ -501,19 +508,19 @@ impl HistoryStore {
 
     /// The directory of this store's tenants' stores: only a store on disk has one.
     fn tenants_directory(&self) -> Result<PathBuf, StoreError> {
-        self.backend
-            .directory()
-            .map(|directory| directory.join(TENANTS_DIRECTORY))
-            .ok_or_else(|| StoreError::NoTenants {
-                location: self.location(),
-            })
+        self.in_directory(TENANTS_DIRECTORY)
     }
 
     /// Where the register lives: beside the store, in its directory.
     fn register_path(&self) -> Result<PathBuf, StoreError> {
+        self.in_directory(REGISTER_FILE)
+    }
+
+    /// `name` in the store's directory: only a store on disk has one.
+    fn in_directory(&self, name: &str) -> Result<PathBuf, StoreError> {
         self.backend
             .directory()
-            .map(|directory| directory.join(REGISTER_FILE))
+            .map(|directory| directory.join(name))
             .ok_or_else(|| StoreError::NoTenants {
                 location: self.location(),
             })

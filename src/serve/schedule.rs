@@ -126,7 +126,7 @@ async fn prune_once(
     let started = Instant::now();
     // The cutoff is taken once, so that every step prunes by the same time.
     let now = DateTime::now();
-    let mut done: Result<Option<(RetentionPeriod, Pruning)>, ApiError> = Ok(None);
+    let mut whole: Option<(RetentionPeriod, Pruning)> = None;
     loop {
         let step = state
             .write(move |store| {
@@ -137,47 +137,35 @@ async fn prune_once(
                 Ok::<_, ApiError>(Some((retention, pruning)))
             })
             .await;
-        let last = match (&mut done, step) {
-            (_, Err(error)) => {
-                done = Err(error);
-                true
+        let (retention, pruning) = match step {
+            Ok(Some(step)) => step,
+            Ok(None) => break,
+            Err(error) => {
+                return Some(PruneRecord::Failed {
+                    tenant,
+                    error: error.message,
+                });
             }
-            (Ok(so_far), Ok(Some((retention, pruning)))) => {
-                let last = pruning.receipts.len() < PRUNE_STEP;
-                match so_far {
-                    Some((_, whole)) => {
-                        whole.receipts.extend(pruning.receipts);
-                        whole.kept = pruning.kept;
-                    }
-                    None => *so_far = Some((retention, pruning)),
-                }
-                last
-            }
-            _ => true,
         };
+        let last = pruning.receipts.len() < PRUNE_STEP;
+        match &mut whole {
+            Some((_, so_far)) => {
+                so_far.receipts.extend(pruning.receipts);
+                so_far.kept = pruning.kept;
+            }
+            None => whole = Some((retention, pruning)),
+        }
         if last {
             break;
         }
     }
-    let done = done.map(|pruned| {
-        pruned.map(|(retention, mut pruning)| {
-            pruning.totals = DeletionTotals::of(&pruning.receipts);
-            (retention, pruning)
-        })
-    });
-    match done {
-        Ok(None) => None,
-        Ok(Some((retention, pruning))) => Some(PruneRecord::Pruned {
-            tenant,
-            retention,
-            cutoff: pruning.cutoff,
-            totals: pruning.totals,
-            kept: pruning.kept,
-            duration: started.elapsed(),
-        }),
-        Err(error) => Some(PruneRecord::Failed {
-            tenant,
-            error: error.message,
-        }),
-    }
+    let (retention, pruning) = whole?;
+    Some(PruneRecord::Pruned {
+        tenant,
+        retention,
+        cutoff: pruning.cutoff,
+        totals: DeletionTotals::of(&pruning.receipts),
+        kept: pruning.kept,
+        duration: started.elapsed(),
+    })
 }

@@ -38,7 +38,29 @@ struct Window {
     requests: u64,
 }
 
+impl Window {
+    fn starting_now() -> Self {
+        Self {
+            started: Instant::now(),
+            requests: 0,
+        }
+    }
+}
+
+/// What makes a store's routes from its state.
+type Build = Box<dyn Fn(AppState) -> Router + Send + Sync>;
+
 impl TenantApp {
+    fn new(state: AppState, limits: TenantLimits, build: &Build) -> Self {
+        Self {
+            router: build(state.clone()),
+            state,
+            limits,
+            rate: Mutex::new(Window::starting_now()),
+            full: AtomicBool::new(false),
+        }
+    }
+
     /// Counts a request against the tenant's rate: 429 with the seconds to wait, beyond it.
     pub(crate) fn admit(&self) -> Result<(), ApiError> {
         let Some(most) = self.limits.requests_per_minute else {
@@ -50,10 +72,7 @@ impl TenantApp {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let now = Instant::now();
         if now.duration_since(window.started) >= Duration::from_secs(60) {
-            *window = Window {
-                started: now,
-                requests: 0,
-            };
+            *window = Window::starting_now();
         }
         if window.requests >= most {
             let wait = Duration::from_secs(60).saturating_sub(now.duration_since(window.started));
@@ -100,36 +119,20 @@ pub(crate) struct Tenancy {
     pub(crate) root: Arc<TenantApp>,
     /// The tenants' stores opened so far.
     opened: tokio::sync::Mutex<HashMap<TenantName, Arc<TenantApp>>>,
-    /// The server's options.
-    options: Arc<ServeOptions>,
     /// Makes a tenant's router from its state.
-    build: Box<dyn Fn(AppState) -> Router + Send + Sync>,
-    /// What every tenant's state shares with the store's.
+    build: Build,
+    /// What every tenant's state shares with the store's (the server's options among it).
     template: AppState,
     /// Who may do what.
     pub(crate) access: Arc<Access>,
 }
 
 impl Tenancy {
-    pub(crate) fn new(
-        root: AppState,
-        build: Box<dyn Fn(AppState) -> Router + Send + Sync>,
-        access: Arc<Access>,
-    ) -> Self {
-        let app = TenantApp {
-            router: build(root.clone()),
-            state: root.clone(),
-            limits: TenantLimits::default(),
-            rate: Mutex::new(Window {
-                started: Instant::now(),
-                requests: 0,
-            }),
-            full: AtomicBool::new(false),
-        };
+    pub(crate) fn new(root: AppState, build: Build, access: Arc<Access>) -> Self {
+        let app = TenantApp::new(root.clone(), TenantLimits::default(), &build);
         Self {
             root: Arc::new(app),
             opened: tokio::sync::Mutex::default(),
-            options: Arc::clone(&root.options),
             build,
             template: root,
             access,
@@ -193,7 +196,7 @@ impl Tenancy {
     }
 
     fn tenant_app(&self, store: Arc<HistoryStore>, limits: TenantLimits) -> TenantApp {
-        let options = Arc::new(tighter(&self.options, &limits));
+        let options = Arc::new(tighter(&self.template.options, &limits));
         let state = AppState {
             store,
             options: Arc::clone(&options),
@@ -207,16 +210,7 @@ impl Tenancy {
             ))),
             ..self.template.clone()
         };
-        TenantApp {
-            router: (self.build)(state.clone()),
-            state,
-            limits,
-            rate: Mutex::new(Window {
-                started: Instant::now(),
-                requests: 0,
-            }),
-            full: AtomicBool::new(false),
-        }
+        TenantApp::new(state, limits, &self.build)
     }
 }
 

@@ -125,12 +125,9 @@ fn limits(body: Option<LimitsBody>) -> Result<TenantLimits, ApiError> {
     let query_time = body
         .max_query_seconds
         .map(|seconds| {
-            Duration::try_from_secs_f64(seconds)
-                .ok()
-                .filter(|time| !time.is_zero())
-                .ok_or_else(|| {
-                    ApiError::bad_request("max-query-seconds: give a positive number of seconds")
-                })
+            TenantLimits::query_seconds(seconds).ok_or_else(|| {
+                ApiError::bad_request("max-query-seconds: give a positive number of seconds")
+            })
         })
         .transpose()?;
     Ok(TenantLimits {

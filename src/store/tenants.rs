@@ -126,6 +126,14 @@ pub struct TenantLimits {
 }
 
 impl TenantLimits {
+    /// A query time limit given in seconds, as `--max-query-seconds` and the register
+    /// over HTTP take it: `None` unless a positive, finite number.
+    pub fn query_seconds(seconds: f64) -> Option<Duration> {
+        Duration::try_from_secs_f64(seconds)
+            .ok()
+            .filter(|time| !time.is_zero())
+    }
+
     /// These limits with every one `other` sets taken from it.
     pub fn updated(&self, other: &Self) -> Self {
         Self {

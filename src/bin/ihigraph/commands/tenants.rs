@@ -8,7 +8,6 @@ use crate::status::{Status, UsageError};
 use anyhow::Result;
 use ihigraph::HistoryStore;
 use ihigraph::store::{AccessRole, TenantLimits, TenantName};
-use std::time::Duration;
 
 pub fn tenant(args: &StoreArgs, command: &TenantCommand) -> Result<Status> {
     let store = open_register(args, "tenant")?;
@@ -125,14 +124,11 @@ fn tenant_limits(args: &TenantLimitArgs) -> Result<TenantLimits> {
     let query_time = args
         .max_query_seconds
         .map(|seconds| {
-            Duration::try_from_secs_f64(seconds)
-                .ok()
-                .filter(|time| !time.is_zero())
-                .ok_or_else(|| {
-                    UsageError(format!(
-                        "--max-query-seconds {seconds}: give a positive number of seconds"
-                    ))
-                })
+            TenantLimits::query_seconds(seconds).ok_or_else(|| {
+                UsageError(format!(
+                    "--max-query-seconds {seconds}: give a positive number of seconds"
+                ))
+            })
         })
         .transpose()?;
     Ok(TenantLimits {

@@ -323,6 +323,100 @@ fn a_crash_between_the_two_commits_is_repaired_on_open() {
     );
 }
 
+/// A `SELECT (COUNT(*) AS ?n)` query's count, over the store or with its entailments.
+fn count(store: &HistoryStore, query: &str, inferred: bool) -> usize {
+    let options = QueryOptions::default();
+    let results = if inferred {
+        store.query_inferred(query, &options)
+    } else {
+        store.query_with(query, &options)
+    };
+    let QueryResults::Solutions(mut rows) = results.unwrap() else {
+        panic!("a SELECT query")
+    };
+    match rows.next().unwrap().unwrap().get("n") {
+        Some(Term::Literal(n)) => n.value().parse().unwrap(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The quads of the named graphs of the two stores in `path` read as one (the store and
+/// its inferred store, opened by Oxigraph alone).
+fn union_count(path: &Path) -> usize {
+    let store = oxigraph::store::Store::open(path).unwrap();
+    let inferred = oxigraph::store::Store::open(path.join(INFERRED_DIRECTORY)).unwrap();
+    let QueryResults::Solutions(mut rows) = oxigraph::sparql::SparqlEvaluator::new()
+        .parse_query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }")
+        .unwrap()
+        .on_store_with_overlay(&store, &inferred)
+        .execute()
+        .unwrap()
+    else {
+        panic!("a SELECT query")
+    };
+    match rows.next().unwrap().unwrap().get("n") {
+        Some(Term::Literal(n)) => n.value().parse().unwrap(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_inferred_store_holds_only_entailments_read_once_with_the_store() {
+    let directory = tempfile::tempdir().unwrap();
+    let path = directory.path();
+    let request = SchemeRequest::default();
+    let statements = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }";
+    let (asserted, entailed) = {
+        let store = HistoryStore::set_reasoning(path, &request, true).unwrap();
+        common::ingest(&store, &common::example("code-review-abc.json"));
+        (
+            count(&store, statements, false),
+            count(&store, statements, true),
+        )
+    };
+    assert!(
+        entailed > asserted,
+        "{entailed} with entailments, {asserted} without"
+    );
+    assert_eq!(union_count(path), entailed);
+    // The inferred store holds what is entailed and the marks, nothing the store holds.
+    let inferred_quads = oxigraph::store::Store::open(path.join(INFERRED_DIRECTORY))
+        .unwrap()
+        .len()
+        .unwrap();
+    assert_eq!(inferred_quads, entailed - asserted);
+    // As if an earlier version had written it: each graph's own statements beside what
+    // they entail, the ontologies' included. Read once all the same; then the inferred
+    // store is made again on the next open.
+    {
+        let own: Vec<_> = oxigraph::store::Store::open(path)
+            .unwrap()
+            .iter()
+            .map(Result::unwrap)
+            .filter(|quad| !quad.graph_name.is_default_graph())
+            .collect();
+        let inferred = oxigraph::store::Store::open(path.join(INFERRED_DIRECTORY)).unwrap();
+        inferred.extend(own).unwrap();
+        assert!(inferred.len().unwrap() > inferred_quads);
+    }
+    assert_eq!(
+        union_count(path),
+        entailed,
+        "a statement in both stores counts once"
+    );
+    let store = HistoryStore::open(path, &request).unwrap();
+    assert_eq!(count(&store, statements, true), entailed);
+    drop(store);
+    assert_eq!(
+        oxigraph::store::Store::open(path.join(INFERRED_DIRECTORY))
+            .unwrap()
+            .len()
+            .unwrap(),
+        inferred_quads,
+        "the copies of an earlier layout are gone"
+    );
+}
+
 #[test]
 fn memory_items_and_new_sessions_are_reasoned_about() {
     let directory = tempfile::tempdir().unwrap();

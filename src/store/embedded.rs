@@ -26,6 +26,9 @@ pub struct Embedded {
     /// Every write through this handle (and its clones) counts one: see
     /// [`Backend::writes`].
     writes: Arc<AtomicU64>,
+    /// A second store whose quads this handle's queries read as if they were in this
+    /// one (see [`overlaid`](Self::overlaid)).
+    overlay: Option<Store>,
 }
 
 impl Embedded {
@@ -49,6 +52,7 @@ impl Embedded {
             store,
             path: Some(path.to_owned()),
             writes: Arc::default(),
+            overlay: None,
         })
     }
 
@@ -59,6 +63,7 @@ impl Embedded {
             path: None,
             search: SearchService::new(None, "memory".to_owned()),
             writes: Arc::default(),
+            overlay: None,
         })
     }
 
@@ -68,6 +73,21 @@ impl Embedded {
     /// being in step with the session graphs included.
     pub fn oxigraph(&self) -> &Store {
         &self.store
+    }
+
+    /// A handle whose queries read this store and `overlay` as one dataset: each quad of
+    /// either once, a graph of the same name in both one graph (the patched Oxigraph's
+    /// `on_store_with_overlay`). For queries only: it writes to this store, as this
+    /// handle does. The inferred store holds what the ontologies entail and nothing the
+    /// store holds, and is read so with the store (`inference.rs`).
+    pub(super) fn overlaid(&self, overlay: &Self, search: SearchService) -> Self {
+        Self {
+            store: self.store.clone(),
+            path: self.path.clone(),
+            search,
+            writes: Arc::clone(&self.writes),
+            overlay: Some(overlay.store.clone()),
+        }
     }
 
     /// The evaluator of this store's queries and updates: `SERVICE text:search` answered
@@ -97,10 +117,12 @@ impl Embedded {
         if union_default_graph && prepared.dataset().is_default_dataset() {
             prepared.dataset_mut().set_default_graph_as_union();
         }
-        prepared
-            .on_store(&self.store)
-            .execute()
-            .map_err(StoreError::QueryEvaluation)
+        match &self.overlay {
+            Some(overlay) => prepared.on_store_with_overlay(&self.store, overlay),
+            None => prepared.on_store(&self.store),
+        }
+        .execute()
+        .map_err(StoreError::QueryEvaluation)
     }
 }
 

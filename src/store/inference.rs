@@ -2,14 +2,16 @@
 //! entail about each session ([`crate::reason`]), beside the store and never in it.
 //!
 //! The inferred store is a second Oxigraph store, in `STORE_DIR/inferred/`, holding for
-//! each session graph a graph of the same name with the session's statements and what
-//! they entail, together: the session as a reasoner sees it. A query asks for it
-//! ([`HistoryStore::query_inferred`], `--inferred`) and runs unchanged there: the same
-//! graphs, the same `GRAPH ?graph` patterns, the entailed statements in their place.
-//! The store's own graphs never hold an entailed statement, so what `export` writes and
-//! what a fingerprint covers are the session as written. The memory graph and the
-//! ontologies are there too, so that a query joining sessions with memory items, or
-//! reading the class hierarchy, reads the same there.
+//! each graph of the store (each session, the memory graph, the ontologies) a graph of
+//! the same name with what its statements entail and nothing they assert. A query asks
+//! for the sessions with their entailments ([`HistoryStore::query_inferred`],
+//! `--inferred`) and reads the two stores as one dataset (Oxigraph's DatasetView with an
+//! overlay, carried in `patches/oxigraph`): a graph of the same name in both is one
+//! graph, so the query runs unchanged, with the same `GRAPH ?graph` patterns, the
+//! entailed statements in their place. The store's own graphs never hold an entailed
+//! statement, so what `export` writes and what a fingerprint covers are the session as
+//! written; and the session's statements are written once, not again beside what they
+//! entail (which made an ingest that reasons about twice as slow).
 //!
 //! It is kept in step as the full-text index is (`indexing.rs`): every session written
 //! is reasoned about on the index's thread, beside the store's next work, and written
@@ -26,8 +28,8 @@ use super::parallel::side_by_side;
 use super::{FingerprintRecord, Held, HistoryStore, StoreError};
 use crate::rdf::vocab::ihi;
 use crate::rdf::{SessionGraph, ontology_digest};
-use crate::reason::entailments;
-use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, Triple};
+use crate::reason::entailments_of;
+use oxigraph::model::{GraphName, Literal, NamedNode, Quad, Term, TripleRef};
 use oxigraph::sparql::QueryResults;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -68,11 +70,30 @@ impl std::fmt::Debug for Inference {
 }
 
 impl Inference {
-    /// Opens (creating if needed) the inferred store in `path`.
+    /// Opens (creating if needed) the inferred store in `path`. One written by a version
+    /// that kept each graph's statements beside what they entail is emptied, to be made
+    /// again by the store's open.
     pub(super) fn open(path: &Path) -> Result<Self, StoreError> {
-        Ok(Self {
+        let inference = Self {
             store: Embedded::open(path)?,
-        })
+        };
+        if inference.holds_copies()? {
+            inference.store.oxigraph().clear()?;
+        }
+        Ok(inference)
+    }
+
+    /// Whether this store holds graphs' own statements (the layout before the stores
+    /// were read as one): its graph of an ontology then holds the ontology's first
+    /// statement, which no entailment is (none is about an ontology's term).
+    fn holds_copies(&self) -> Result<bool, StoreError> {
+        let Some(quad) = crate::rdf::ontology_graphs()
+            .into_iter()
+            .find_map(|(_, quads)| quads.into_iter().next())
+        else {
+            return Ok(false);
+        };
+        Ok(self.store.oxigraph().contains(&quad)?)
     }
 
     /// A new, empty inferred store in memory.
@@ -82,13 +103,13 @@ impl Inference {
         })
     }
 
-    /// The store queries with `--inferred` run on.
+    /// The store of entailments, which queries with `--inferred` read with the store.
     pub(super) fn backend(&self) -> &Embedded {
         &self.store
     }
 
-    /// Writes each graph with what it entails and its mark, in one atomic step: new
-    /// graphs through the bulk loader, graphs held already replaced.
+    /// Writes what each graph entails and its mark, in one atomic step: new graphs
+    /// through the bulk loader, graphs held already replaced.
     pub(super) fn write(&self, graphs: &[ReasonedGraph]) -> Result<(), StoreError> {
         if graphs.is_empty() {
             return Ok(());
@@ -102,14 +123,14 @@ impl Inference {
         // side, one thread per core.
         for chunk in new.chunks(WRITE_CHUNK) {
             self.store
-                .add_graphs(side_by_side(chunk, |graph| closure(graph)))?;
+                .add_graphs(side_by_side(chunk, |graph| entailed(graph)))?;
         }
         if !replaced.is_empty() {
             let names: Vec<GraphName> = replaced
                 .iter()
                 .map(|graph| graph.graph.clone().into())
                 .collect();
-            let quads = side_by_side(&replaced, |graph| closure(graph))
+            let quads = side_by_side(&replaced, |graph| entailed(graph))
                 .into_iter()
                 .flatten()
                 .collect();
@@ -259,7 +280,7 @@ impl Inference {
                     if failed.is_some() {
                         continue;
                     }
-                    let closure = closure(&graph);
+                    let closure = entailed(&graph);
                     quads += closure.len();
                     gathered.push(closure);
                     if quads >= LOAD_CHUNK {
@@ -287,26 +308,17 @@ impl Inference {
     }
 }
 
-/// A graph's quads, what they entail (in the same graph), and its mark.
-fn closure(graph: &ReasonedGraph) -> Vec<Quad> {
-    let triples: Vec<Triple> = graph
+/// What a graph's quads entail (in the same graph), and its mark.
+fn entailed(graph: &ReasonedGraph) -> Vec<Quad> {
+    let triples = graph
         .quads
         .iter()
-        .map(|quad| {
-            Triple::new(
-                quad.subject.clone(),
-                quad.predicate.clone(),
-                quad.object.clone(),
-            )
-        })
-        .collect();
+        .map(|quad| TripleRef::new(&quad.subject, &quad.predicate, &quad.object));
     let name = GraphName::NamedNode(graph.graph.clone());
-    let mut quads = graph.quads.clone();
-    quads.extend(
-        entailments(&triples)
-            .into_iter()
-            .map(|triple| triple.in_graph(name.clone())),
-    );
+    let mut quads: Vec<Quad> = entailments_of(triples)
+        .into_iter()
+        .map(|triple| triple.in_graph(name.clone()))
+        .collect();
     quads.push(mark(&graph.graph, &graph.digest));
     quads
 }

@@ -192,6 +192,9 @@ pub struct HistoryStore {
     /// What the ontologies entail about each session, kept in step by the store
     /// (`inference.rs`): in `STORE_DIR/inferred/` when the store reasons.
     inference: Option<inference::Inference>,
+    /// The backend again when it is the embedded store: what `--inferred` queries read
+    /// together with the inferred store (an Oxigraph store is a handle; this shares it).
+    embedded: Option<Embedded>,
 }
 
 impl Drop for HistoryStore {
@@ -273,7 +276,7 @@ impl HistoryStore {
     /// The store with its inferred store, brought in line with it: only for a backend
     /// only ihigraph writes.
     fn with_inference(mut self, inference: inference::Inference) -> Result<Self, StoreError> {
-        if !self.backend.capabilities().exclusive {
+        if self.embedded.is_none() {
             return Err(StoreError::NoReasoning {
                 location: self.location(),
             });
@@ -324,12 +327,16 @@ impl HistoryStore {
         let scheme = settings::settle(&backend, request, |scheme| {
             digests::settle_digests(&backend, scheme)
         })?;
+        let embedded = (&backend as &dyn std::any::Any)
+            .downcast_ref::<Embedded>()
+            .cloned();
         Ok(Self {
             backend: Box::new(backend),
             scheme,
             search: None,
             indexing: std::sync::Mutex::default(),
             inference: None,
+            embedded,
         })
     }
 
@@ -844,8 +851,9 @@ impl HistoryStore {
 
     /// [`query_with`](Self::query_with) over the sessions as a reasoner sees them: each
     /// session graph with what the ontologies entail about it, in the same graph (see
-    /// [`crate::reason`]); the memory graph and the ontologies likewise. An error on a
-    /// store that does not reason.
+    /// [`crate::reason`]); the memory graph and the ontologies likewise. The store and
+    /// its inferred store are read as one dataset, so the query sees each session as
+    /// the store holds it now. An error on a store that does not reason.
     pub fn query_inferred(
         &self,
         sparql: &str,
@@ -853,7 +861,7 @@ impl HistoryStore {
     ) -> Result<QueryResults<'static>, StoreError> {
         let query = parse_query(sparql, options)?;
         let backend = self.inferred_backend()?;
-        self.evaluate(backend, query, true, options.cancel.as_ref())
+        self.evaluate(&backend, query, true, options.cancel.as_ref())
     }
 
     /// [`run`](Self::run) over the sessions as a reasoner sees them (see
@@ -875,14 +883,17 @@ impl HistoryStore {
     ) -> Result<QueryResults<'static>, StoreError> {
         let backend = self.inferred_backend()?;
         let query = self.as_run(query).bind(arguments, &self.scheme)?;
-        self.select_whole(backend, query, cancel)
+        self.select_whole(&backend, query, cancel)
     }
 
-    /// The inferred store's backend, once it holds every session committed.
-    fn inferred_backend(&self) -> Result<&Embedded, StoreError> {
-        match self.inference()? {
-            Some(inference) => Ok(inference.backend()),
-            None => Err(StoreError::NotReasoning {
+    /// The store and its inferred store as one (see [`Embedded::overlaid`]), once the
+    /// inferred store holds what every session committed entails.
+    fn inferred_backend(&self) -> Result<Embedded, StoreError> {
+        match (self.inference()?, &self.embedded) {
+            (Some(inference), Some(embedded)) => {
+                Ok(embedded.overlaid(inference.backend(), self.search_service()))
+            }
+            _ => Err(StoreError::NotReasoning {
                 location: self.location(),
             }),
         }
@@ -977,7 +988,7 @@ impl HistoryStore {
         let mut query = query.bind(arguments, &self.scheme)?;
         set_named_graphs(&mut query, graphs.to_vec());
         if inferred {
-            return self.select_whole(self.inferred_backend()?, query, None);
+            return self.select_whole(&self.inferred_backend()?, query, None);
         }
         self.select_whole(self.backend.as_ref(), query, None)
     }

@@ -13,20 +13,63 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::BuildHasherDefault;
+use std::rc::Rc;
 #[cfg(feature = "rdf-12")]
 use std::sync::Arc;
 
 pub struct DatasetView<'a> {
-    reader: StorageReader<'a>,
+    reader: Rc<StorageReader<'a>>,
+    /// A second store read as if its quads were in the first (see `with_overlay`).
+    overlay: Option<StorageReader<'a>>,
+    /// Whether the overlay holds a quad with a given predicate, as found once per view:
+    /// a pattern whose predicate the overlay lacks is not looked up there.
+    overlay_predicates: RefCell<HashMap<EncodedTerm, bool>>,
     extra: RefCell<HashMap<StrHash, String, BuildHasherDefault<StrHashHasher>>>,
 }
 
 impl<'a> DatasetView<'a> {
     pub fn new(reader: StorageReader<'a>) -> Self {
         Self {
-            reader,
+            reader: Rc::new(reader),
+            overlay: None,
+            overlay_predicates: RefCell::default(),
             extra: RefCell::new(HashMap::default()),
         }
+    }
+
+    /// The union of two stores' datasets: a pattern matches the quads of both, each quad
+    /// once (a quad of the overlay that the first store holds too is given by the first
+    /// alone), a named graph of either is a named graph, and a string is looked up in the
+    /// first, then in the overlay. Encoded terms are the same in every store (hashes and
+    /// inlined values), so the two stores' quads join as one.
+    pub fn with_overlay(reader: StorageReader<'a>, overlay: StorageReader<'a>) -> Self {
+        Self {
+            reader: Rc::new(reader),
+            overlay: Some(overlay),
+            overlay_predicates: RefCell::default(),
+            extra: RefCell::new(HashMap::default()),
+        }
+    }
+
+    /// The overlay, when a pattern with this predicate may match some of its quads.
+    fn overlay_for(&self, predicate: Option<&EncodedTerm>) -> Option<&StorageReader<'a>> {
+        let overlay = self.overlay.as_ref()?;
+        let Some(predicate) = predicate else {
+            return Some(overlay);
+        };
+        let known = self.overlay_predicates.borrow().get(predicate).copied();
+        let holds = known.unwrap_or_else(|| {
+            // An error is met again, and reported, by the pattern's own lookup.
+            let holds = overlay
+                .quads_for_pattern(None, Some(predicate), None, None)
+                .next()
+                .is_some();
+            self.overlay_predicates
+                .borrow_mut()
+                .insert(predicate.clone(), holds);
+            holds
+        });
+        holds.then_some(overlay)
     }
 
     pub fn insert_str(&self, key: &StrHash, value: &str) {
@@ -49,13 +92,20 @@ impl<'a> QueryableDataset<'a> for DatasetView<'a> {
         object: Option<&EncodedTerm>,
         graph_name: Option<Option<&EncodedTerm>>,
     ) -> impl Iterator<Item = Result<InternalQuad<EncodedTerm>, StorageError>> + use<'a> {
+        let graph_name =
+            graph_name.map(|graph_name| graph_name.unwrap_or(&EncodedTerm::DefaultGraph));
+        let main = Rc::clone(&self.reader);
+        let overlaid = self.overlay_for(predicate).map(|overlay| {
+            overlay
+                .quads_for_pattern(subject, predicate, object, graph_name)
+                .filter(move |quad| match quad {
+                    Ok(quad) => !matches!(main.contains(quad), Ok(true)),
+                    Err(_) => true,
+                })
+        });
         self.reader
-            .quads_for_pattern(
-                subject,
-                predicate,
-                object,
-                graph_name.map(|graph_name| graph_name.unwrap_or(&EncodedTerm::DefaultGraph)),
-            )
+            .quads_for_pattern(subject, predicate, object, graph_name)
+            .chain(overlaid.into_iter().flatten())
             .map(|quad| {
                 let quad = quad?;
                 Ok(InternalQuad {
@@ -74,11 +124,24 @@ impl<'a> QueryableDataset<'a> for DatasetView<'a> {
     fn internal_named_graphs(
         &self,
     ) -> impl Iterator<Item = Result<EncodedTerm, StorageError>> + use<'a> {
-        self.reader.named_graphs()
+        let main = Rc::clone(&self.reader);
+        let overlaid = self.overlay.as_ref().map(|overlay| {
+            overlay.named_graphs().filter(move |graph| match graph {
+                Ok(graph) => !matches!(main.contains_named_graph(graph), Ok(true)),
+                Err(_) => true,
+            })
+        });
+        self.reader
+            .named_graphs()
+            .chain(overlaid.into_iter().flatten())
     }
 
     fn contains_internal_graph_name(&self, graph_name: &EncodedTerm) -> Result<bool, StorageError> {
-        self.reader.contains_named_graph(graph_name)
+        Ok(self.reader.contains_named_graph(graph_name)?
+            || match &self.overlay {
+                Some(overlay) => overlay.contains_named_graph(graph_name)?,
+                None => false,
+            })
     }
 
     fn internalize_term(&self, term: Term) -> Result<EncodedTerm, StorageError> {
@@ -192,7 +255,10 @@ impl StrLookup for DatasetView<'_> {
         Ok(if let Some(value) = self.extra.borrow().get(key) {
             Some(value.clone())
         } else {
-            self.reader.get_str(key)?
+            match (self.reader.get_str(key)?, &self.overlay) {
+                (None, Some(overlay)) => overlay.get_str(key)?,
+                (value, _) => value,
+            }
         })
     }
 }

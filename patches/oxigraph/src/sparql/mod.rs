@@ -587,6 +587,21 @@ impl PreparedSparqlQuery {
         self.on_queryable_dataset(queryable_dataset)
     }
 
+    /// Bind the prepared query to the union of two stores: the quads of `overlay` are read
+    /// as if they were in `store` too (each quad once), its named graphs are named graphs
+    /// of the dataset, and a graph of the same name in both is one graph holding the
+    /// quads of both. For a store of statements derived from another (entailments), read
+    /// with the statements they were derived from without writing those twice.
+    pub fn on_store_with_overlay(
+        self,
+        store: &Store,
+        overlay: &Store,
+    ) -> BoundPreparedSparqlQuery<'static> {
+        let queryable_dataset =
+            DatasetView::with_overlay(store.storage().snapshot(), overlay.storage().snapshot());
+        self.on_queryable_dataset(queryable_dataset)
+    }
+
     /// Bind the prepared query to the [`Transaction`] it should be evaluated on.
     pub fn on_transaction<'b>(
         self,

@@ -10,7 +10,7 @@ mod common;
 use common::ihigraph;
 use predicates::str::contains;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A store with the bundled examples, 30 generated sessions and two memory items.
@@ -791,6 +791,45 @@ fn the_telemetry_section_gives_what_its_queries_give() {
     );
 }
 
+/// The agents table as `tools-by-session` gives it with `parameters`: per agent, its
+/// sessions, its tools and their names.
+fn agents_queried(store: &Path, parameters: &[&str]) -> BTreeMap<String, (String, String, String)> {
+    let mut agents: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+    for row in rows(store, "tools-by-session", parameters) {
+        let (sessions, tools) = agents.entry(row[1].clone()).or_default();
+        sessions.insert(row[0].clone());
+        tools.insert(row[2].clone());
+    }
+    agents
+        .into_iter()
+        .map(|(agent, (sessions, tools))| {
+            let names = tools.iter().cloned().collect::<Vec<_>>().join(", ");
+            (
+                agent,
+                (sessions.len().to_string(), tools.len().to_string(), names),
+            )
+        })
+        .collect()
+}
+
+/// The agents table and the count of turns without an answer, as a report page shows them.
+fn agents_shown(page: &str) -> (BTreeMap<String, (String, String, String)>, String) {
+    let document = parse(page);
+    let shown = table(&document, "table-agents")
+        .into_iter()
+        .map(|row| {
+            (
+                row[0].clone(),
+                (row[1].clone(), row[2].clone(), row[3].clone()),
+            )
+        })
+        .collect();
+    (
+        shown,
+        text_of(by_id(&document, "total-unanswered").unwrap()),
+    )
+}
+
 #[test]
 fn the_agents_section_gives_what_reasoning_entails() {
     let dir = tempfile::tempdir().unwrap();
@@ -802,44 +841,27 @@ fn the_agents_section_gives_what_reasoning_entails() {
         .args(["reasoning", "on"])
         .assert()
         .success();
-    let text = page(&store, &[]);
-    let document = parse(&text);
     // Each agent's sessions and tools, as tools-by-session gives them.
-    let mut expected: BTreeMap<
-        String,
-        (
-            std::collections::BTreeSet<String>,
-            std::collections::BTreeSet<String>,
-        ),
-    > = BTreeMap::new();
-    for row in rows(&store, "tools-by-session", &[]) {
-        let (sessions, tools) = expected.entry(row[1].clone()).or_default();
-        sessions.insert(row[0].clone());
-        tools.insert(row[2].clone());
-    }
-    assert!(expected.len() > 2, "{expected:?}");
-    let shown: BTreeMap<String, (String, String, String)> = table(&document, "table-agents")
-        .into_iter()
-        .map(|row| {
-            (
-                row[0].clone(),
-                (row[1].clone(), row[2].clone(), row[3].clone()),
-            )
-        })
-        .collect();
-    let expected: BTreeMap<String, (String, String, String)> = expected
-        .into_iter()
-        .map(|(agent, (sessions, tools))| {
-            let names = tools.iter().cloned().collect::<Vec<_>>().join(", ");
-            (
-                agent,
-                (sessions.len().to_string(), tools.len().to_string(), names),
-            )
-        })
-        .collect();
-    assert_eq!(shown, expected);
+    let whole = agents_queried(&store, &[]);
+    assert!(whole.len() > 2, "{whole:?}");
+    let unanswered = rows(&store, "unanswered-turns", &[]).len().to_string();
     assert_eq!(
-        text_of(by_id(&document, "total-unanswered").unwrap()),
-        rows(&store, "unanswered-turns", &[]).len().to_string()
+        agents_shown(&page(&store, &[])),
+        (whole.clone(), unanswered.clone())
+    );
+    // In a time window, what the turns of the window did, as the other sections.
+    let (since, until) = ("2026-01-01T00:20:00Z", "2026-01-01T00:40:00Z");
+    let window = [format!("since={since}"), format!("until={until}")];
+    let window: Vec<&str> = window.iter().map(String::as_str).collect();
+    let windowed = agents_queried(&store, &window);
+    let windowed_unanswered = rows(&store, "unanswered-turns", &window).len().to_string();
+    assert_ne!(
+        (&windowed, &windowed_unanswered),
+        (&whole, &unanswered),
+        "the window leaves something out"
+    );
+    assert_eq!(
+        agents_shown(&page(&store, &["--since", since, "--until", until])),
+        (windowed, windowed_unanswered)
     );
 }

@@ -785,6 +785,14 @@ pub const TOOLS_BY_SESSION: CannedQuery = CannedQuery {
         SESSION_OPTIONAL,
         text("agent", "agent", false, "only sessions of this M-Instance"),
         text("tool", "tool", false, "only this tool name"),
+        Parameter {
+            help: "only tools a turn at or after this time invoked",
+            ..SINCE
+        },
+        Parameter {
+            help: "only tools a turn before this time invoked",
+            ..UNTIL
+        },
     ],
     sparql: include_str!("../../queries/tools-by-session.rq"),
     scope: SessionScope::Store,
@@ -806,7 +814,7 @@ pub const SESSIONS_BY_AGENT: CannedQuery = CannedQuery {
 pub const UNANSWERED_TURNS: CannedQuery = CannedQuery {
     name: "unanswered-turns",
     summary: "turns that generated no answer: session, turn, role, whether it awaits its response (needs reasoning on)",
-    parameters: &[SESSION_OPTIONAL],
+    parameters: &[SESSION_OPTIONAL, TURNS_SINCE, TURNS_UNTIL],
     sparql: include_str!("../../queries/unanswered-turns.rq"),
     scope: SessionScope::Store,
     inferred: true,

@@ -278,8 +278,8 @@ pub fn read(store: &HistoryStore, options: &ReportOptions) -> Result<ReportData,
     data.totals = totals(&data.sessions, &memory);
     data.worst = worst(&data.sessions, &run)?;
     if store.reasons() {
-        data.agents = Some(agent_tools(&run(&TOOLS_BY_SESSION, Arguments::new())?));
-        data.unanswered = Some(run(&UNANSWERED_TURNS, Arguments::new())?.len() as u64);
+        data.agents = Some(agent_tools(&run(&TOOLS_BY_SESSION, window(options))?));
+        data.unanswered = Some(run(&UNANSWERED_TURNS, window(options))?.len() as u64);
     }
     Ok(data)
 }

@@ -546,7 +546,7 @@ fn roles(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
 
 /// The agents (M-Instances) and the tools their sessions used, and the turns that got no
 /// answer: what reasoning entails (`ihigraph reasoning on`), over the report's sessions
-/// whatever its time window.
+/// and its time window.
 fn agents(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     html.push_str("<section id=\"agents\">\n<h2>Agents and the tools they used (reasoning)</h2>\n");
     let (Some(agents), Some(unanswered)) = (&data.agents, data.unanswered) else {
@@ -559,7 +559,7 @@ fn agents(html: &mut String, data: &ReportData) -> Result<(), ReportError> {
     };
     let _ = writeln!(
         html,
-        "<p>Over the report's sessions, whatever its time window. Turns that got no answer: <strong id=\"total-unanswered\">{unanswered}</strong>.</p>"
+        "<p>Over the report's sessions and time window. Turns that got no answer: <strong id=\"total-unanswered\">{unanswered}</strong>.</p>"
     );
     if agents.is_empty() {
         empty(html, "No session in this report used a tool.");

@@ -144,7 +144,7 @@ struct Sums {
     totals: [u64; 4],
     /// Per period, by the page's label of it: sessions, turns, tool calls, failed tool
     /// calls.
-    days: BTreeMap<String, (std::collections::BTreeSet<String>, [u64; 3])>,
+    days: BTreeMap<String, (BTreeSet<String>, [u64; 3])>,
     /// Per period: H-User, A-User and BKN turns.
     roles: BTreeMap<String, [u64; 3]>,
     /// Per session: turns, tool calls, failed tool calls.

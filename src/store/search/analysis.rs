@@ -101,15 +101,65 @@ const DETECTION_SAMPLE: usize = 512;
 /// Registers the analyzer of every language with the index.
 pub fn register_analyzers(index: &Index) {
     for language in TextLanguage::ALL {
-        index
-            .tokenizers()
-            .register(&language.analyzer_name(), language.analyzer());
         index.tokenizers().register(
-            &language.pairs_analyzer_name(),
-            TextAnalyzer::from(WordPairs {
+            &language.analyzer_name(),
+            TextAnalyzer::from(LanguageWords {
+                language,
                 words: language.analyzer(),
             }),
         );
+        index.tokenizers().register(
+            &language.pairs_analyzer_name(),
+            TextAnalyzer::from(WordPairs {
+                language,
+                words: language.analyzer(),
+            }),
+        );
+    }
+}
+
+/// A text's word pairs, made by [`LanguageWords`] on this thread from the words it gave,
+/// for the [`WordPairs`] of the same text that comes next: a document gives its text to
+/// its language's field and then to that language's pairs field, each analyzed on the
+/// same indexing thread, and the analysis (the stemmer above all) was a fifth of the
+/// index's work done twice. Kept with the text and language it was made from, so that
+/// pairs are only ever taken for the very text they were made of.
+#[derive(Default)]
+struct LastPairs {
+    language: Option<TextLanguage>,
+    text: String,
+    pairs: Vec<Token>,
+}
+
+thread_local! {
+    static LAST_PAIRS: std::cell::RefCell<LastPairs> = std::cell::RefCell::default();
+}
+
+/// A language's words, as its analyzer gives them, that also keeps their pairs for the
+/// [`WordPairs`] of the same text (see [`LastPairs`]).
+#[derive(Clone)]
+pub struct LanguageWords {
+    language: TextLanguage,
+    words: TextAnalyzer,
+}
+
+impl Tokenizer for LanguageWords {
+    type TokenStream<'a> = CutTokens;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> CutTokens {
+        let words = analyzed(&mut self.words, text);
+        let pairs = word_pairs(&words);
+        LAST_PAIRS.with(|last| {
+            let mut last = last.borrow_mut();
+            last.language = Some(self.language);
+            last.text.clear();
+            last.text.push_str(text);
+            last.pairs = pairs;
+        });
+        CutTokens {
+            tokens: words.into_iter(),
+            current: Token::default(),
+        }
     }
 }
 
@@ -211,6 +261,7 @@ impl TokenStream for CutTokens {
 /// positions of its words are read in the texts that have them all.
 #[derive(Clone)]
 pub struct WordPairs {
+    language: TextLanguage,
     words: TextAnalyzer,
 }
 
@@ -218,8 +269,16 @@ impl Tokenizer for WordPairs {
     type TokenStream<'a> = CutTokens;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> CutTokens {
+        let kept = LAST_PAIRS.with(|last| {
+            let mut last = last.borrow_mut();
+            (last.language == Some(self.language) && last.text == text).then(|| {
+                last.language = None;
+                std::mem::take(&mut last.pairs)
+            })
+        });
+        let pairs = kept.unwrap_or_else(|| word_pairs(&analyzed(&mut self.words, text)));
         CutTokens {
-            tokens: word_pairs(&analyzed(&mut self.words, text)).into_iter(),
+            tokens: pairs.into_iter(),
             current: Token::default(),
         }
     }
@@ -325,6 +384,7 @@ mod tests {
     #[test]
     fn word_pairs_are_neighbours_after_the_analysis() {
         let mut pairs = TextAnalyzer::from(WordPairs {
+            language: TextLanguage::English,
             words: TextLanguage::English.analyzer(),
         });
         let texts: Vec<String> = analyzed(&mut pairs, "Connections timed out, retrying")
@@ -339,6 +399,50 @@ mod tests {
             .map(|token| token.text)
             .collect();
         assert!(texts.is_empty(), "{texts:?}");
+    }
+
+    #[test]
+    fn pairs_kept_from_the_words_are_the_pairs_of_that_text_alone() {
+        let language = TextLanguage::English;
+        let mut words = TextAnalyzer::from(LanguageWords {
+            language,
+            words: language.analyzer(),
+        });
+        let mut pairs = TextAnalyzer::from(WordPairs {
+            language,
+            words: language.analyzer(),
+        });
+        let mut french_pairs = TextAnalyzer::from(WordPairs {
+            language: TextLanguage::French,
+            words: TextLanguage::French.analyzer(),
+        });
+        let texts = |tokens: Vec<Token>| -> Vec<String> {
+            tokens.into_iter().map(|token| token.text).collect()
+        };
+        let text = "Connections timed out, retrying";
+        // The words are the analyzer's own.
+        assert_eq!(
+            texts(analyzed(&mut words, text)),
+            texts(analyzed(&mut language.analyzer(), text))
+        );
+        // The pairs kept, then made again: the same.
+        let kept = texts(analyzed(&mut pairs, text));
+        assert_eq!(kept, ["connect time", "time out", "out retri"]);
+        assert_eq!(texts(analyzed(&mut pairs, text)), kept);
+        // Another text, or another language, never takes them.
+        analyzed(&mut words, text);
+        assert_eq!(
+            texts(analyzed(&mut pairs, "Connections closed")),
+            ["connect close"]
+        );
+        analyzed(&mut words, text);
+        assert_eq!(
+            texts(analyzed(&mut french_pairs, text)),
+            texts(word_pairs(&analyzed(
+                &mut TextLanguage::French.analyzer(),
+                text
+            )))
+        );
     }
 
     #[test]

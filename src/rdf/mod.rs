@@ -20,6 +20,7 @@ pub use iri::{
     encode_segment,
 };
 pub use mapping::{MappingWarning, SessionGraph, map_history};
+pub(crate) use ontology::first_ontology_statement;
 pub use ontology::{
     CONVERSATION_HISTORY_TTL, IHIGRAPH_TTL, ONTOLOGIES, ontology_digest, ontology_graphs,
 };

@@ -35,12 +35,25 @@ pub fn ontology_graphs() -> Vec<(oxrdf::NamedNode, Vec<oxrdf::Quad>)> {
         .iter()
         .map(|(iri, turtle)| {
             let graph = oxrdf::NamedNode::new_unchecked(*iri);
-            let quads = oxigraph::io::RdfParser::from_format(oxigraph::io::RdfFormat::Turtle)
-                .with_default_graph(graph.clone())
-                .for_slice(turtle)
-                .map(|quad| quad.expect("the embedded ontologies parse (tested)"))
-                .collect();
-            (graph, quads)
+            (graph.clone(), ontology_statements(graph, turtle).collect())
         })
         .collect()
+}
+
+/// The first statement of the first ontology, in its graph, read without reading the
+/// rest (a store's graph of that ontology holds it).
+pub(crate) fn first_ontology_statement() -> Option<oxrdf::Quad> {
+    let (iri, turtle) = ONTOLOGIES.first()?;
+    ontology_statements(oxrdf::NamedNode::new_unchecked(*iri), turtle).next()
+}
+
+/// An ontology's statements, parsed as they are read, in the graph `graph`.
+fn ontology_statements(
+    graph: oxrdf::NamedNode,
+    turtle: &'static str,
+) -> impl Iterator<Item = oxrdf::Quad> {
+    oxigraph::io::RdfParser::from_format(oxigraph::io::RdfFormat::Turtle)
+        .with_default_graph(graph)
+        .for_slice(turtle)
+        .map(|quad| quad.expect("the embedded ontologies parse (tested)"))
 }

@@ -85,12 +85,10 @@ impl Inference {
 
     /// Whether this store holds graphs' own statements (the layout before the stores
     /// were read as one): its graph of an ontology then holds the ontology's first
-    /// statement, which no entailment is (none is about an ontology's term).
+    /// statement, which no entailment is (none is about an ontology's term). Only that
+    /// statement is parsed, on every open.
     fn holds_copies(&self) -> Result<bool, StoreError> {
-        let Some(quad) = crate::rdf::ontology_graphs()
-            .into_iter()
-            .find_map(|(_, quads)| quads.into_iter().next())
-        else {
+        let Some(quad) = crate::rdf::first_ontology_statement() else {
             return Ok(false);
         };
         Ok(self.store.oxigraph().contains(&quad)?)

@@ -156,10 +156,7 @@ impl Tokenizer for LanguageWords {
             last.text.push_str(text);
             last.pairs = pairs;
         });
-        CutTokens {
-            tokens: words.into_iter(),
-            current: Token::default(),
-        }
+        CutTokens::new(words)
     }
 }
 
@@ -220,10 +217,7 @@ impl Tokenizer for CjkBigrams {
     type TokenStream<'a> = CutTokens;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> CutTokens {
-        CutTokens {
-            tokens: cjk_tokens(text).into_iter(),
-            current: Token::default(),
-        }
+        CutTokens::new(cjk_tokens(text))
     }
 }
 
@@ -232,6 +226,15 @@ impl Tokenizer for CjkBigrams {
 pub struct CutTokens {
     tokens: std::vec::IntoIter<Token>,
     current: Token,
+}
+
+impl CutTokens {
+    fn new(tokens: Vec<Token>) -> Self {
+        Self {
+            tokens: tokens.into_iter(),
+            current: Token::default(),
+        }
+    }
 }
 
 impl TokenStream for CutTokens {
@@ -277,10 +280,7 @@ impl Tokenizer for WordPairs {
             })
         });
         let pairs = kept.unwrap_or_else(|| word_pairs(&analyzed(&mut self.words, text)));
-        CutTokens {
-            tokens: pairs.into_iter(),
-            current: Token::default(),
-        }
+        CutTokens::new(pairs)
     }
 }
 

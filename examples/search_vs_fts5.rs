@@ -25,6 +25,11 @@
 
 mod common;
 
+/// The allocator the `ihigraph` binary runs with (see its `main.rs`): an ingest is measured
+/// as `ihigraph ingest` runs it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use ihigraph::check::{CheckOptions, check_document};
 use ihigraph::generate::{GenerateOptions, generate};
 use ihigraph::rdf::{SessionGraph, map_history};

@@ -193,6 +193,73 @@ fn a_session_writer_dropped_uncommitted_stores_none_of_its_new_sessions() {
     assert!(report.holds() && report.checks.len() == 1, "{report:?}");
 }
 
+/// The hits of a search for `document`'s first word in its own session only.
+fn own_hits(store: &HistoryStore, document: &Value) -> usize {
+    let graph = session(store, document);
+    let texts = ihigraph::store::session_texts(&graph.session_id, &graph.quads);
+    let word: String = texts[0]
+        .text
+        .split(|c: char| !c.is_alphabetic())
+        .find(|word| word.len() >= 3)
+        .unwrap()
+        .to_owned();
+    let mut request = ihigraph::SearchRequest::new(word);
+    request.session = Some(graph.session_id.clone());
+    store.search(&request).unwrap().len()
+}
+
+#[test]
+fn the_index_takes_a_writers_sessions_as_given_and_shows_them_with_the_stores_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let documents = corpus(6);
+    let store = store_with_one(dir.path(), &documents[0]);
+    let mut changed = documents[0].clone();
+    changed["MInstanceID"] = json!("m-instance/changed");
+
+    // New sessions are staged in the index as they are given, beside a replacement
+    // whose own index write commits at once; dropped uncommitted, the writer takes them
+    // out of the index again, so that no later commit of the index can show them.
+    let mut writer = store.session_writer();
+    writer
+        .write(vec![
+            session(&store, &documents[1]),
+            session(&store, &changed),
+        ])
+        .unwrap();
+    writer.write(vec![session(&store, &documents[2])]).unwrap();
+    drop(writer);
+    let mut writer = store.session_writer();
+    writer.write(vec![session(&store, &documents[3])]).unwrap();
+    writer.commit().unwrap();
+    writer.wait_for_index().unwrap();
+    drop(writer);
+    assert!(own_hits(&store, &documents[3]) > 0);
+    assert!(own_hits(&store, &changed) > 0);
+    for dropped in &documents[1..3] {
+        assert_eq!(own_hits(&store, dropped), 0, "{}", dropped["SessionID"]);
+    }
+
+    // Committed, in several parts and commits: every session is found.
+    let mut writer = store.session_writer();
+    writer.write(vec![session(&store, &documents[1])]).unwrap();
+    writer.write(vec![session(&store, &documents[2])]).unwrap();
+    writer.commit().unwrap();
+    writer.write(vec![session(&store, &documents[4])]).unwrap();
+    writer.commit().unwrap();
+    writer.wait_for_index().unwrap();
+    for document in &documents[..5] {
+        if document["SessionID"] != documents[0]["SessionID"] {
+            assert!(own_hits(&store, document) > 0, "{}", document["SessionID"]);
+        }
+    }
+    drop(writer);
+    // Opened again, the index agrees with the store: nothing to take out or add.
+    drop(store);
+    let store = HistoryStore::open(dir.path(), &Default::default()).unwrap();
+    assert_eq!(own_hits(&store, &documents[5]), 0);
+    assert!(own_hits(&store, &documents[4]) > 0);
+}
+
 #[test]
 fn a_session_writer_shows_new_sessions_at_its_commit_and_a_session_again_replaces() {
     let dir = tempfile::tempdir().unwrap();

@@ -20,6 +20,8 @@ use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolutionIter};
 use std::collections::BTreeSet;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
 
 /// The columns of [`HistoryStore::search_results`]: every [`HitColumn`]'s name.
 pub const SEARCH_COLUMNS: [&str; 9] = [
@@ -50,11 +52,6 @@ impl Derived {
     pub(super) fn add(&mut self, indexed: Option<IndexedSession>, reasoned: Option<ReasonedGraph>) {
         self.indexed.extend(indexed);
         self.reasoned.extend(reasoned);
-    }
-
-    pub(super) fn append(&mut self, other: Derived) {
-        self.indexed.extend(other.indexed);
-        self.reasoned.extend(other.reasoned);
     }
 
     fn is_empty(&self) -> bool {
@@ -93,7 +90,121 @@ impl Pending {
     }
 }
 
+/// How many parts of a batch may wait for the index's thread before a writer waits.
+const PIPE_DEPTH: usize = 4;
+
+/// The full-text index's thread of a [`SessionWriter`](super::SessionWriter): the new
+/// sessions of a batch are given to the index as the writer gives them to the store's
+/// loader (`SearchIndex::stage_uncommitted`), so that the index analyzes them beside the
+/// store's own work instead of after its commit; the index commits once the store has
+/// ([`HistoryStore::index_piped`]), and a pipe dropped before that (the store's commit
+/// failed, the writer was dropped) takes what it staged out again. At most
+/// [`PIPE_DEPTH`] parts wait, so what it holds is bounded whatever the ingest.
+pub(super) struct IndexPipe {
+    sender: Option<SyncSender<Vec<IndexedSession>>>,
+    worker: Option<std::thread::JoinHandle<Result<(), StoreError>>>,
+    /// Set before the channel closes when the store committed: commit, else take out.
+    committed: Arc<AtomicBool>,
+    location: String,
+}
+
+impl IndexPipe {
+    fn new(index: Arc<SearchIndex>, location: String) -> Result<Self, StoreError> {
+        let (sender, receiver) = sync_channel::<Vec<IndexedSession>>(PIPE_DEPTH);
+        let committed = Arc::new(AtomicBool::new(false));
+        let told = Arc::clone(&committed);
+        let worker = std::thread::Builder::new()
+            .name("ihigraph-index".to_owned())
+            .spawn(move || {
+                let mut owners: Vec<String> = Vec::new();
+                let mut failed = None;
+                for sessions in receiver {
+                    owners.extend(sessions.iter().map(|session| session.owner.clone()));
+                    if failed.is_none()
+                        && let Err(error) = index.stage_uncommitted(&sessions)
+                    {
+                        failed = Some(error);
+                    }
+                }
+                match failed {
+                    None if told.load(Ordering::Acquire) => index.commit_staged(),
+                    failed => {
+                        // Not committed by the store, or not staged whole: taken out (a
+                        // session the store holds and the index does not is indexed on
+                        // the next open).
+                        let owners: Vec<&str> = owners.iter().map(String::as_str).collect();
+                        index.replace(&[], &owners)?;
+                        failed.map_or(Ok(()), Err)
+                    }
+                }
+            })
+            .map_err(|error| StoreError::SearchIndex {
+                location: location.clone(),
+                source: error.into(),
+            })?;
+        Ok(Self {
+            sender: Some(sender),
+            worker: Some(worker),
+            committed,
+            location,
+        })
+    }
+
+    /// Gives the thread the sessions of one part (waiting while [`PIPE_DEPTH`] wait).
+    pub(super) fn send(&self, sessions: Vec<IndexedSession>) -> Result<(), StoreError> {
+        self.sender
+            .as_ref()
+            .and_then(|sender| sender.send(sessions).ok())
+            .ok_or_else(|| StoreError::SearchIndex {
+                location: self.location.clone(),
+                source: tantivy::TantivyError::SystemError(
+                    "the index's writer thread stopped".to_owned(),
+                ),
+            })
+    }
+
+    /// The store committed: the thread commits once it has staged every part, and is
+    /// handed over to be waited for as the index's write in progress.
+    fn committed(mut self) -> Option<std::thread::JoinHandle<Result<(), StoreError>>> {
+        self.committed.store(true, Ordering::Release);
+        self.sender = None;
+        self.worker.take()
+    }
+}
+
+impl Drop for IndexPipe {
+    fn drop(&mut self) {
+        // Closing the channel uncommitted: the thread takes out what it staged.
+        self.sender = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
 impl HistoryStore {
+    /// A thread that stages the new sessions of a writer in the full-text index as they
+    /// are given (see [`IndexPipe`]); `None` when the store has no index.
+    pub(super) fn index_pipe(&self) -> Result<Option<IndexPipe>, StoreError> {
+        match &self.search {
+            Some(index) => IndexPipe::new(Arc::clone(index), self.location()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The store committed what `pipe` staged: its commit becomes the index's write in
+    /// progress, beside the caller's next work, after the one before (whose failure is
+    /// returned here, as [`Self::index_written`] does).
+    pub(super) fn index_piped(&self, pipe: IndexPipe) -> Result<(), StoreError> {
+        let mut pending = self.pending();
+        pending.join(|| self.location());
+        pending.write = pipe.committed();
+        match pending.failed.take() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
     /// The full-text index, when this store has one, once it holds every session the
     /// store committed (a failure of that write is returned by the next call that can).
     pub fn search_index(&self) -> Option<&SearchIndex> {

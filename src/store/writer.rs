@@ -2,7 +2,7 @@
 //! loader, made visible together at a commit; stored ones replaced or kept one by one.
 
 use super::backend::GraphLoader;
-use super::indexing::Derived;
+use super::indexing::{Derived, IndexPipe};
 use super::inference::{Inference, ReasoningPipe};
 use super::{HistoryStore, StoreError, WriteOutcome};
 use crate::rdf::SessionGraph;
@@ -16,7 +16,9 @@ use std::collections::HashSet;
 ///   the embedded store it is sorted into table files at once, on threads of their own,
 ///   and appears at [`commit`](Self::commit), with every other new session given since
 ///   the last commit, in one atomic step. Dropped uncommitted, the writer leaves none
-///   of them.
+///   of them. Their texts go to the full-text index as they are given, on the index's
+///   thread (`IndexPipe`), and are committed there after the store's commit, or taken out
+///   of the index again without it.
 /// - A session already stored is replaced, or left as it is when it holds the very
 ///   same quads, as [`HistoryStore::write_session`] does: in a step of its own, at once.
 /// - A session given again while its earlier version waits for the commit commits
@@ -52,8 +54,9 @@ pub struct SessionWriter<'a> {
     loader: Box<dyn GraphLoader + 'a>,
     /// The graphs of the new sessions given since the last commit.
     waiting: HashSet<NamedNode>,
-    /// What the full-text index is to hold of them, written after the store's commit.
-    unindexed: Derived,
+    /// The full-text index's thread, staging them as they are given (made with the
+    /// first new session, on a store with an index); it commits after the store does.
+    indexing: Option<IndexPipe>,
     /// The thread that reasons about them as they come, on a store that reasons (made
     /// with the first new session).
     reasoning: Option<ReasoningPipe>,
@@ -65,7 +68,7 @@ impl<'a> SessionWriter<'a> {
             store,
             loader: store.backend.loader(),
             waiting: HashSet::new(),
-            unindexed: Derived::default(),
+            indexing: None,
             reasoning: None,
         }
     }
@@ -114,14 +117,19 @@ impl<'a> SessionWriter<'a> {
     pub fn commit(&mut self) -> Result<(), StoreError> {
         let loader = std::mem::replace(&mut self.loader, self.store.backend.loader());
         self.waiting.clear();
+        let indexing = self.indexing.take();
+        // On failure the pipe, dropped, takes what it staged out of the index.
         loader.commit()?;
-        // What the new sessions entail appears once they are stored: a crash between the
-        // two commits is repaired on open.
+        // What the new sessions entail, and their texts, appear once they are stored: a
+        // crash between the commits is repaired on open.
+        let indexed = match indexing {
+            Some(pipe) => self.store.index_piped(pipe),
+            None => self.store.index_written(Derived::default()),
+        };
         if let Some(reasoning) = &self.reasoning {
             reasoning.commit()?;
         }
-        self.store
-            .index_written(std::mem::take(&mut self.unindexed))
+        indexed
     }
 
     /// Waits until the full-text index holds what was committed (see
@@ -139,8 +147,16 @@ impl<'a> SessionWriter<'a> {
         if fresh.is_empty() {
             return Ok(());
         }
-        let mut derived = self.store.add_fresh(self.loader.as_mut(), fresh)?;
-        let reasoned = std::mem::take(&mut derived.reasoned);
+        let derived = self.store.add_fresh(self.loader.as_mut(), fresh)?;
+        if !derived.indexed.is_empty() {
+            if self.indexing.is_none() {
+                self.indexing = self.store.index_pipe()?;
+            }
+            if let Some(indexing) = &self.indexing {
+                indexing.send(derived.indexed)?;
+            }
+        }
+        let reasoned = derived.reasoned;
         if !reasoned.is_empty() {
             if self.reasoning.is_none() {
                 self.reasoning = self.store.inference()?.map(Inference::pipe).transpose()?;
@@ -151,7 +167,6 @@ impl<'a> SessionWriter<'a> {
                 }
             }
         }
-        self.unindexed.append(derived);
         Ok(())
     }
 }

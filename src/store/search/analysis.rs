@@ -1,16 +1,18 @@
-//! How a text becomes the terms the index holds: its language taken from the text
-//! (whatlang's embedded trigram models, nothing loaded at run time), then the analyzer of
-//! that language: words, lower case, accents folded, and the stemmer of English, French,
-//! German or Spanish; Chinese and Japanese cut into overlapping pairs of characters
-//! ([`CjkBigrams`]); any other text (or one too short to tell) words without a stemmer.
+//! How a text becomes the terms the index holds: its language taken from the text (its
+//! script by whatlang, its language by whichlang's model; both compiled in, nothing loaded
+//! at run time), then the analyzer of that language: words, lower case, accents folded,
+//! and the stemmer of English, French, German or Spanish; Chinese and Japanese cut into
+//! overlapping pairs of characters ([`CjkBigrams`]); any other text (or one too short to
+//! tell) words without a stemmer.
 
-use std::sync::OnceLock;
+use frostem::Algorithm;
+use rustc_hash::FxHashMap;
 use tantivy::Index;
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language as StemLanguage, LowerCaser, RemoveLongFilter, SimpleTokenizer,
-    Stemmer, TextAnalyzer, Token, TokenStream, Tokenizer,
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer, Token,
+    TokenFilter, TokenStream, Tokenizer,
 };
-use whatlang::{Detector, Lang, Script};
+use whatlang::Script;
 
 /// The languages the index tells apart; each has a field of its own, analyzed its way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,12 +64,12 @@ impl TextLanguage {
         format!("ihigraph_{}_pairs", self.code())
     }
 
-    fn stemmer(self) -> Option<StemLanguage> {
+    fn stemmer(self) -> Option<Algorithm> {
         match self {
-            TextLanguage::English => Some(StemLanguage::English),
-            TextLanguage::French => Some(StemLanguage::French),
-            TextLanguage::German => Some(StemLanguage::German),
-            TextLanguage::Spanish => Some(StemLanguage::Spanish),
+            TextLanguage::English => Some(Algorithm::English),
+            TextLanguage::French => Some(Algorithm::French),
+            TextLanguage::German => Some(Algorithm::German),
+            TextLanguage::Spanish => Some(Algorithm::Spanish),
             TextLanguage::Cjk | TextLanguage::Other => None,
         }
     }
@@ -85,9 +87,98 @@ impl TextLanguage {
             .filter(LowerCaser)
             .filter(AsciiFoldingFilter);
         match self.stemmer() {
-            Some(language) => words.filter(Stemmer::new(language)).build(),
+            Some(algorithm) => words.filter(RememberedStems(algorithm)).build(),
             None => words.build(),
         }
+    }
+}
+
+/// The Snowball stemmer of a language (the one tantivy's `Stemmer` runs), each word's
+/// stem remembered by the analyzer that made it: the words of a history repeat (a few
+/// thousand make most of its text), and the stemmer was a third of the index's analysis.
+/// A stem is the stemmer's, remembered or made: the terms are the same.
+#[derive(Clone, Copy)]
+struct RememberedStems(Algorithm);
+
+/// How many words an analyzer remembers the stems of, before it forgets them all
+/// (a word and its stem: a few dozen bytes each).
+const MOST_STEMS: usize = 1 << 16;
+
+impl TokenFilter for RememberedStems {
+    type Tokenizer<T: Tokenizer> = StemsOf<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> StemsOf<T> {
+        StemsOf {
+            inner,
+            stemmer: frostem::Stemmer::new(self.0),
+            stems: FxHashMap::default(),
+        }
+    }
+}
+
+/// A tokenizer's words, stemmed (see [`RememberedStems`]).
+pub struct StemsOf<T> {
+    inner: T,
+    stemmer: frostem::Stemmer,
+    stems: FxHashMap<String, String>,
+}
+
+impl<T: Clone> Clone for StemsOf<T> {
+    /// A copy remembers nothing: tantivy copies an analyzer for every segment it writes and
+    /// every query it parses, and copying the stems would cost more than they save.
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+            stemmer: self.stemmer,
+            stems: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T: Tokenizer> Tokenizer for StemsOf<T> {
+    type TokenStream<'a> = StemmedWords<'a, T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        StemmedWords {
+            words: self.inner.token_stream(text),
+            stemmer: self.stemmer,
+            stems: &mut self.stems,
+        }
+    }
+}
+
+/// The words of one text, stemmed.
+pub struct StemmedWords<'a, S> {
+    words: S,
+    stemmer: frostem::Stemmer,
+    stems: &'a mut FxHashMap<String, String>,
+}
+
+impl<S: TokenStream> TokenStream for StemmedWords<'_, S> {
+    fn advance(&mut self) -> bool {
+        if !self.words.advance() {
+            return false;
+        }
+        let token = self.words.token_mut();
+        if let Some(stem) = self.stems.get(token.text.as_str()) {
+            token.text.clone_from(stem);
+            return true;
+        }
+        let stem = self.stemmer.stem(&token.text).into_owned();
+        if self.stems.len() >= MOST_STEMS {
+            self.stems.clear();
+        }
+        let word = std::mem::replace(&mut token.text, stem.clone());
+        self.stems.insert(word, stem);
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.words.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.words.token_mut()
     }
 }
 
@@ -162,28 +253,27 @@ impl Tokenizer for LanguageWords {
 
 /// The language of a text, as the index files it. The script decides first (Han, Kana:
 /// CJK; Cyrillic, Hangul and the others: [`TextLanguage::Other`]); for Latin script,
-/// whatlang chooses among the four stemmed languages, and a guess it does not call
-/// reliable (short texts, code, mixed languages) files the text as English.
+/// whichlang's model tells the language, and any Latin-script language but French,
+/// German and Spanish (Dutch, Italian, Portuguese, ...; or code, or a word too short to
+/// tell) is filed as English.
+///
+/// whichlang replaced whatlang's trigram detection here, which was a seventh of an
+/// ingest's work with the index (`docs/performance.md`, "Full-text search"): it sums
+/// the weights of a text's letter n-grams in one pass, where whatlang counted, sorted
+/// and ranked the text's trigrams against each language's profile.
 pub fn detect_language(text: &str) -> TextLanguage {
     // A text's language shows in its first few hundred bytes; the rest only costs (the
-    // detection is linear in its input and was most of the indexing time on 4 KB).
+    // detection is linear in its input).
     let sample = prefix_on_char_boundary(text, DETECTION_SAMPLE);
-    static DETECTOR: OnceLock<Detector> = OnceLock::new();
-    let detector = DETECTOR
-        .get_or_init(|| Detector::with_allowlist(vec![Lang::Eng, Lang::Fra, Lang::Deu, Lang::Spa]));
     match whatlang::detect_script(sample) {
         Some(Script::Mandarin | Script::Hiragana | Script::Katakana) => TextLanguage::Cjk,
-        Some(Script::Latin) => match detector.detect(sample) {
-            Some(info) if info.is_reliable() => match info.lang() {
-                Lang::Eng => TextLanguage::English,
-                Lang::Fra => TextLanguage::French,
-                Lang::Deu => TextLanguage::German,
-                Lang::Spa => TextLanguage::Spanish,
-                _ => TextLanguage::Other,
-            },
-            // English for what whatlang cannot call (it rarely calls short English
-            // texts reliable): most agent histories are English, and a word the
-            // English stemmer leaves whole, or cuts as it cuts the query, still matches.
+        Some(Script::Latin) => match whichlang::detect_language(sample) {
+            whichlang::Lang::Fra => TextLanguage::French,
+            whichlang::Lang::Deu => TextLanguage::German,
+            whichlang::Lang::Spa => TextLanguage::Spanish,
+            // English for the rest: most agent histories are English, and a word the
+            // English stemmer leaves whole, or cuts as it cuts the query, still matches
+            // (a search reads every language's field, each with its own analysis).
             _ => TextLanguage::English,
         },
         _ => TextLanguage::Other,
@@ -303,7 +393,13 @@ pub fn word_pairs(words: &[Token]) -> Vec<Token> {
             offset_from: pair[0].offset_from,
             offset_to: pair[1].offset_to,
             position: pair[0].position,
-            text: format!("{} {}", pair[0].text, pair[1].text),
+            text: {
+                let mut text = String::with_capacity(pair[0].text.len() + 1 + pair[1].text.len());
+                text.push_str(&pair[0].text);
+                text.push(' ');
+                text.push_str(&pair[1].text);
+                text
+            },
             position_length: 1,
         })
         .collect()
@@ -526,6 +622,67 @@ mod tests {
             stems(TextLanguage::Spanish, "conexión")
         );
         assert_eq!(stems(TextLanguage::Other, "Café"), ["cafe"]);
+    }
+
+    #[test]
+    fn remembered_stems_are_the_stemmers_own() {
+        use tantivy::tokenizer::{Language, Stemmer};
+        let texts = [
+            (
+                TextLanguage::English,
+                Language::English,
+                "Connections timed out; the connection was retried, connections retrying",
+            ),
+            (
+                TextLanguage::French,
+                Language::French,
+                "Les déploiements ont échoué, le déploiement échoue encore",
+            ),
+            (
+                TextLanguage::German,
+                Language::German,
+                "Die Verbindungen brachen ab, die Verbindung bricht ab",
+            ),
+            (
+                TextLanguage::Spanish,
+                Language::Spanish,
+                "Las conexiones fallaron y la conexión falla otra vez",
+            ),
+        ];
+        for (language, stemmer, text) in texts {
+            let mut plain = TextAnalyzer::builder(SimpleTokenizer::default())
+                .filter(RemoveLongFilter::limit(MAX_TERM_BYTES))
+                .filter(LowerCaser)
+                .filter(AsciiFoldingFilter)
+                .filter(Stemmer::new(stemmer))
+                .build();
+            let expected: Vec<String> = analyzed(&mut plain, text)
+                .into_iter()
+                .map(|token| token.text)
+                .collect();
+            // One analyzer, the same text three times: the second and third read the
+            // stems remembered from the first.
+            let mut remembering = language.analyzer();
+            for _ in 0..3 {
+                let got: Vec<String> = analyzed(&mut remembering, text)
+                    .into_iter()
+                    .map(|token| token.text)
+                    .collect();
+                assert_eq!(got, expected, "{text}");
+            }
+            // A copy starts with nothing remembered and stems the same.
+            let got: Vec<String> = analyzed(&mut remembering.clone(), text)
+                .into_iter()
+                .map(|token| token.text)
+                .collect();
+            assert_eq!(got, expected, "{text}");
+        }
+        // Past the bound the stems are forgotten and made again.
+        let mut analyzer = TextLanguage::English.analyzer();
+        let many: String = (0..MOST_STEMS + 10).map(|n| format!("w{n}ings ")).collect();
+        let words = analyzed(&mut analyzer, &many);
+        assert_eq!(words.len(), MOST_STEMS + 10);
+        assert_eq!(analyzed(&mut analyzer, "connections")[0].text, "connect");
     }
 
     #[test]

@@ -238,6 +238,35 @@ impl SearchIndex {
             return Ok(());
         }
         let mut writer = self.lock_writer();
+        self.stage(&writer, sessions, removed)?;
+        self.commit(&mut writer)
+    }
+
+    /// Gives the index the documents of `sessions` (as [`replace`](Self::replace) does),
+    /// without a commit: they are searchable once [`commit_staged`](Self::commit_staged)
+    /// (or any other write's commit) has run. A writer that stages sessions before the
+    /// store commits them lets the index work beside the store's own: should the store's
+    /// commit fail, the staged sessions are taken out again by their owners (and any that
+    /// a commit made visible before are taken out on the next open, as the store does not
+    /// hold them).
+    pub fn stage_uncommitted(&self, sessions: &[IndexedSession]) -> Result<(), StoreError> {
+        let writer = self.lock_writer();
+        self.stage(&writer, sessions, &[])
+    }
+
+    /// Commits what was staged.
+    pub fn commit_staged(&self) -> Result<(), StoreError> {
+        let mut writer = self.lock_writer();
+        self.commit(&mut writer)
+    }
+
+    /// The deletions and additions that replace `sessions` and drop `removed`.
+    fn stage(
+        &self,
+        writer: &IndexWriter,
+        sessions: &[IndexedSession],
+        removed: &[&str],
+    ) -> Result<(), StoreError> {
         for owner in removed.iter().copied().chain(
             sessions
                 .iter()
@@ -248,7 +277,7 @@ impl SearchIndex {
         }
         for session in sessions {
             if let Some(turns) = &session.turns {
-                self.delete_turns(&writer, &session.owner, turns)?;
+                self.delete_turns(writer, &session.owner, turns)?;
             }
         }
         for session in sessions {
@@ -265,7 +294,7 @@ impl SearchIndex {
                 .add_document(marker)
                 .map_err(|error| self.failed(error))?;
         }
-        self.commit(&mut writer)
+        Ok(())
     }
 
     /// Deletes the documents of the given turns of `owner`, and its marker.

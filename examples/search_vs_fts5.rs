@@ -4,7 +4,9 @@
 //! - Ingest: the corpus written through the store's session writer (batches of 500,
 //!   each mapped from its document, as `ingest` writes them) into a store with its index
 //!   and into a bare store without one (the same backend, [`HistoryStore::with_backend`]),
-//!   in turn, `--rounds` times (default 2): the fastest of each.
+//!   in turn, `--rounds` times (default 2): the fastest of each, and the median of the
+//!   rounds' ratios (each round's pair on standard error): on a shared machine a round's
+//!   pair runs under much the same load, the fastest of each side may not.
 //! - Index build: `reindex` (the whole index again, from the store) against loading the
 //!   same texts into an FTS5 table (`porter unicode61 remove_diacritics 2`) in one
 //!   transaction; the size of each on disk.
@@ -79,18 +81,37 @@ fn main() -> Result<(), Box<dyn Error>> {
     // Each round ingests into a fresh bare store, then into a fresh store with its index;
     // the fastest round of each is kept, as a machine shared with other work slows some.
     let (mut without, mut with) = (Duration::MAX, Duration::MAX);
+    let mut ratios = Vec::new();
     for round in 0..rounds {
         let bare_dir = base.join(format!("bare-{round}"));
         let bare = HistoryStore::with_backend(Embedded::open(&bare_dir)?, &Default::default())?;
-        without = without.min(ingest(&bare, &options)?);
+        let bare_time = ingest(&bare, &options)?;
         drop(bare);
         std::fs::remove_dir_all(&bare_dir)?;
         if indexed_dir.exists() {
             std::fs::remove_dir_all(&indexed_dir)?;
         }
         let store = HistoryStore::open(&indexed_dir, &Default::default())?;
-        with = with.min(ingest(&store, &options)?);
+        let indexed_time = ingest(&store, &options)?;
+        let ratio = indexed_time.as_secs_f64() / bare_time.as_secs_f64();
+        eprintln!(
+            "round {}: {:.1} s without the index, {:.1} s with it ({:+.1} %)",
+            round + 1,
+            bare_time.as_secs_f64(),
+            indexed_time.as_secs_f64(),
+            (ratio - 1.0) * 100.0
+        );
+        ratios.push(ratio);
+        without = without.min(bare_time);
+        with = with.min(indexed_time);
     }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "ingest with the index against without, round by round: median {:+.1} %, from {:+.1} to {:+.1} %",
+        (ratios[ratios.len() / 2] - 1.0) * 100.0,
+        (ratios[0] - 1.0) * 100.0,
+        (ratios[ratios.len() - 1] - 1.0) * 100.0
+    );
     let store = HistoryStore::open(&indexed_dir, &Default::default())?;
     println!(
         "ingest of {} sessions, fastest of {rounds} rounds: {:.1} s without the index, {:.1} s with it ({:+.1} %)",

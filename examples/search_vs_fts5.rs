@@ -80,31 +80,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     // Each round ingests into a fresh bare store, then into a fresh store with its index;
     // the fastest round of each is kept, as a machine shared with other work slows some.
-    let (mut without, mut with) = (Duration::MAX, Duration::MAX);
-    let mut ratios = Vec::new();
-    for round in 0..rounds {
-        let bare_dir = base.join(format!("bare-{round}"));
-        let bare = HistoryStore::with_backend(Embedded::open(&bare_dir)?, &Default::default())?;
-        let bare_time = ingest(&bare, &options)?;
-        drop(bare);
-        std::fs::remove_dir_all(&bare_dir)?;
-        if indexed_dir.exists() {
-            std::fs::remove_dir_all(&indexed_dir)?;
-        }
-        let store = HistoryStore::open(&indexed_dir, &Default::default())?;
-        let indexed_time = ingest(&store, &options)?;
-        let ratio = indexed_time.as_secs_f64() / bare_time.as_secs_f64();
-        eprintln!(
-            "round {}: {:.1} s without the index, {:.1} s with it ({:+.1} %)",
-            round + 1,
-            bare_time.as_secs_f64(),
-            indexed_time.as_secs_f64(),
-            (ratio - 1.0) * 100.0
-        );
-        ratios.push(ratio);
-        without = without.min(bare_time);
-        with = with.min(indexed_time);
-    }
+    let (without, with, mut ratios) = ingest_rounds(&base, &indexed_dir, &options, rounds)?;
     ratios.sort_by(f64::total_cmp);
     println!(
         "ingest with the index against without, round by round: median {:+.1} %, from {:+.1} to {:+.1} %",
@@ -168,6 +144,42 @@ fn query_kept(base: &Path) -> Result<(), Box<dyn Error>> {
 }
 
 /// Writes the corpus through the store's session writer, as `ingest` does; the time.
+/// `rounds` ingests into a fresh bare store and a fresh store with its index, in turn:
+/// the fastest of each side, and each round's ratio.
+fn ingest_rounds(
+    base: &Path,
+    indexed_dir: &Path,
+    options: &GenerateOptions,
+    rounds: u64,
+) -> Result<(Duration, Duration, Vec<f64>), Box<dyn Error>> {
+    let (mut without, mut with) = (Duration::MAX, Duration::MAX);
+    let mut ratios = Vec::new();
+    for round in 0..rounds {
+        let bare_dir = base.join(format!("bare-{round}"));
+        let bare = HistoryStore::with_backend(Embedded::open(&bare_dir)?, &Default::default())?;
+        let bare_time = ingest(&bare, options)?;
+        drop(bare);
+        std::fs::remove_dir_all(&bare_dir)?;
+        if indexed_dir.exists() {
+            std::fs::remove_dir_all(indexed_dir)?;
+        }
+        let store = HistoryStore::open(indexed_dir, &Default::default())?;
+        let indexed_time = ingest(&store, options)?;
+        let ratio = indexed_time.as_secs_f64() / bare_time.as_secs_f64();
+        eprintln!(
+            "round {}: {:.1} s without the index, {:.1} s with it ({:+.1} %)",
+            round + 1,
+            bare_time.as_secs_f64(),
+            indexed_time.as_secs_f64(),
+            (ratio - 1.0) * 100.0
+        );
+        ratios.push(ratio);
+        without = without.min(bare_time);
+        with = with.min(indexed_time);
+    }
+    Ok((without, with, ratios))
+}
+
 fn ingest(store: &HistoryStore, options: &GenerateOptions) -> Result<Duration, Box<dyn Error>> {
     let started = Instant::now();
     let mut writer = store.session_writer();

@@ -142,13 +142,19 @@ fn store_with_one(dir: &Path, document: &Value) -> HistoryStore {
     store
 }
 
+/// Six documents, a store holding the first, and that first one changed (to replace it).
+fn one_stored_and_changed(dir: &Path) -> (Vec<Value>, HistoryStore, Value) {
+    let documents = corpus(6);
+    let store = store_with_one(dir, &documents[0]);
+    let mut changed = documents[0].clone();
+    changed["MInstanceID"] = json!("m-instance/changed");
+    (documents, store, changed)
+}
+
 #[test]
 fn a_session_writer_dropped_uncommitted_stores_none_of_its_new_sessions() {
     let dir = tempfile::tempdir().unwrap();
-    let documents = corpus(6);
-    let store = store_with_one(dir.path(), &documents[0]);
-    let mut changed = documents[0].clone();
-    changed["MInstanceID"] = json!("m-instance/changed");
+    let (documents, store, changed) = one_stored_and_changed(dir.path());
 
     // Dropped uncommitted: none of the new sessions is stored; a replacement is, at once.
     let mut writer = store.session_writer();
@@ -211,10 +217,7 @@ fn own_hits(store: &HistoryStore, document: &Value) -> usize {
 #[test]
 fn the_index_takes_a_writers_sessions_as_given_and_shows_them_with_the_stores_commit() {
     let dir = tempfile::tempdir().unwrap();
-    let documents = corpus(6);
-    let store = store_with_one(dir.path(), &documents[0]);
-    let mut changed = documents[0].clone();
-    changed["MInstanceID"] = json!("m-instance/changed");
+    let (documents, store, changed) = one_stored_and_changed(dir.path());
 
     // New sessions are staged in the index as they are given, beside a replacement
     // whose own index write commits at once; dropped uncommitted, the writer takes them

@@ -20,7 +20,6 @@ use oxigraph::model::{NamedNode, Quad, Term, Variable};
 use oxigraph::sparql::{QueryResults, QuerySolutionIter};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
 
 /// The columns of [`HistoryStore::search_results`]: every [`HitColumn`]'s name.
@@ -101,24 +100,35 @@ const PIPE_DEPTH: usize = 4;
 /// failed, the writer was dropped) takes what it staged out again. At most
 /// [`PIPE_DEPTH`] parts wait, so what it holds is bounded whatever the ingest.
 pub(super) struct IndexPipe {
-    sender: Option<SyncSender<Vec<IndexedSession>>>,
+    sender: Option<SyncSender<Staged>>,
     worker: Option<std::thread::JoinHandle<Result<(), StoreError>>>,
-    /// Set before the channel closes when the store committed: commit, else take out.
-    committed: Arc<AtomicBool>,
     location: String,
+}
+
+/// What an [`IndexPipe`]'s thread is given: a part's sessions, then, once the store has
+/// committed them, the word to commit (the channel closed without it: take them out).
+enum Staged {
+    Sessions(Vec<IndexedSession>),
+    Commit,
 }
 
 impl IndexPipe {
     fn new(index: Arc<SearchIndex>, location: String) -> Result<Self, StoreError> {
-        let (sender, receiver) = sync_channel::<Vec<IndexedSession>>(PIPE_DEPTH);
-        let committed = Arc::new(AtomicBool::new(false));
-        let told = Arc::clone(&committed);
+        let (sender, receiver) = sync_channel(PIPE_DEPTH);
         let worker = std::thread::Builder::new()
             .name("ihigraph-index".to_owned())
             .spawn(move || {
                 let mut owners: Vec<String> = Vec::new();
                 let mut failed = None;
-                for sessions in receiver {
+                let mut committed = false;
+                for staged in receiver {
+                    let sessions = match staged {
+                        Staged::Sessions(sessions) => sessions,
+                        Staged::Commit => {
+                            committed = true;
+                            break;
+                        }
+                    };
                     owners.extend(sessions.iter().map(|session| session.owner.clone()));
                     if failed.is_none()
                         && let Err(error) = index.stage_uncommitted(&sessions)
@@ -127,7 +137,7 @@ impl IndexPipe {
                     }
                 }
                 match failed {
-                    None if told.load(Ordering::Acquire) => index.commit_staged(),
+                    None if committed => index.commit_staged(),
                     failed => {
                         // Not committed by the store, or not staged whole: taken out (a
                         // session the store holds and the index does not is indexed on
@@ -145,7 +155,6 @@ impl IndexPipe {
         Ok(Self {
             sender: Some(sender),
             worker: Some(worker),
-            committed,
             location,
         })
     }
@@ -154,7 +163,7 @@ impl IndexPipe {
     pub(super) fn send(&self, sessions: Vec<IndexedSession>) -> Result<(), StoreError> {
         self.sender
             .as_ref()
-            .and_then(|sender| sender.send(sessions).ok())
+            .and_then(|sender| sender.send(Staged::Sessions(sessions)).ok())
             .ok_or_else(|| StoreError::SearchIndex {
                 location: self.location.clone(),
                 source: tantivy::TantivyError::SystemError(
@@ -166,8 +175,10 @@ impl IndexPipe {
     /// The store committed: the thread commits once it has staged every part, and is
     /// handed over to be waited for as the index's write in progress.
     fn committed(mut self) -> Option<std::thread::JoinHandle<Result<(), StoreError>>> {
-        self.committed.store(true, Ordering::Release);
-        self.sender = None;
+        // A thread that stopped cannot be told; joined, it says why.
+        if let Some(sender) = self.sender.take() {
+            let _ = sender.send(Staged::Commit);
+        }
         self.worker.take()
     }
 }

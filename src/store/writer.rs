@@ -2,7 +2,7 @@
 //! loader, made visible together at a commit; stored ones replaced or kept one by one.
 
 use super::backend::GraphLoader;
-use super::indexing::{Derived, IndexPipe};
+use super::indexing::IndexPipe;
 use super::inference::{Inference, ReasoningPipe};
 use super::{HistoryStore, StoreError, WriteOutcome};
 use crate::rdf::SessionGraph;
@@ -124,7 +124,8 @@ impl<'a> SessionWriter<'a> {
         // crash between the commits is repaired on open.
         let indexed = match indexing {
             Some(pipe) => self.store.index_piped(pipe),
-            None => self.store.index_written(Derived::default()),
+            // The index's write before, whose failure is said here.
+            None => self.store.wait_for_index(),
         };
         if let Some(reasoning) = &self.reasoning {
             reasoning.commit()?;

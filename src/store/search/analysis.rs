@@ -469,12 +469,16 @@ fn emit_run(run: &[(usize, char)], cjk: bool, end: usize, tokens: &mut Vec<Token
 mod tests {
     use super::*;
 
+    /// The terms an analyzer gives of a text.
+    fn terms(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+        analyzed(analyzer, text)
+            .into_iter()
+            .map(|token| token.text)
+            .collect()
+    }
+
     fn texts(text: &str) -> Vec<String> {
-        let mut analyzer = TextLanguage::Cjk.analyzer();
-        let mut stream = analyzer.token_stream(text);
-        let mut out = Vec::new();
-        stream.process(&mut |token| out.push(token.text.clone()));
-        out
+        terms(&mut TextLanguage::Cjk.analyzer(), text)
     }
 
     #[test]
@@ -483,17 +487,11 @@ mod tests {
             language: TextLanguage::English,
             words: TextLanguage::English.analyzer(),
         });
-        let texts: Vec<String> = analyzed(&mut pairs, "Connections timed out, retrying")
-            .into_iter()
-            .map(|token| token.text)
-            .collect();
+        let texts = terms(&mut pairs, "Connections timed out, retrying");
         assert_eq!(texts, ["connect time", "time out", "out retri"]);
         // A word too long to index parts its neighbours.
         let long = "x".repeat(MAX_TERM_BYTES + 1);
-        let texts: Vec<String> = analyzed(&mut pairs, &format!("timed {long} out"))
-            .into_iter()
-            .map(|token| token.text)
-            .collect();
+        let texts = terms(&mut pairs, &format!("timed {long} out"));
         assert!(texts.is_empty(), "{texts:?}");
     }
 
@@ -598,13 +596,7 @@ mod tests {
 
     #[test]
     fn stemmers_meet_word_forms() {
-        let stems = |language: TextLanguage, text: &str| {
-            let mut analyzer = language.analyzer();
-            let mut stream = analyzer.token_stream(text);
-            let mut out = Vec::new();
-            stream.process(&mut |token| out.push(token.text.clone()));
-            out
-        };
+        let stems = |language: TextLanguage, text: &str| terms(&mut language.analyzer(), text);
         assert_eq!(
             stems(TextLanguage::English, "deployments"),
             stems(TextLanguage::English, "deployment")
@@ -656,26 +648,15 @@ mod tests {
                 .filter(AsciiFoldingFilter)
                 .filter(Stemmer::new(stemmer))
                 .build();
-            let expected: Vec<String> = analyzed(&mut plain, text)
-                .into_iter()
-                .map(|token| token.text)
-                .collect();
+            let expected = terms(&mut plain, text);
             // One analyzer, the same text three times: the second and third read the
             // stems remembered from the first.
             let mut remembering = language.analyzer();
             for _ in 0..3 {
-                let got: Vec<String> = analyzed(&mut remembering, text)
-                    .into_iter()
-                    .map(|token| token.text)
-                    .collect();
-                assert_eq!(got, expected, "{text}");
+                assert_eq!(terms(&mut remembering, text), expected, "{text}");
             }
             // A copy starts with nothing remembered and stems the same.
-            let got: Vec<String> = analyzed(&mut remembering.clone(), text)
-                .into_iter()
-                .map(|token| token.text)
-                .collect();
-            assert_eq!(got, expected, "{text}");
+            assert_eq!(terms(&mut remembering.clone(), text), expected, "{text}");
         }
         // Past the bound the stems are forgotten and made again.
         let mut analyzer = TextLanguage::English.analyzer();

@@ -13,6 +13,7 @@
 //! store when a span adds to it, as if nothing were kept.
 
 use crate::model::Turn;
+use crate::store::QuadSet;
 use oxigraph::model::{NamedOrBlankNode, Quad, Term};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -46,7 +47,7 @@ pub(super) struct LiveSession {
     /// `otlp`).
     pub turns: Vec<Turn>,
     /// What its graph and derived graph hold.
-    pub held: HashSet<Quad>,
+    pub held: QuadSet,
     bytes: usize,
     used: u64,
 }
@@ -54,7 +55,7 @@ pub(super) struct LiveSession {
 impl LiveSession {
     /// A session as written: its turns (whose responses keep the spans) and the quads
     /// its graphs hold.
-    pub fn new(turns: Vec<Turn>, held: HashSet<Quad>) -> Self {
+    pub fn new(turns: Vec<Turn>, held: QuadSet) -> Self {
         // The spans are kept twice over (in the turns, in the quads' literals): the
         // quads' text, twice, is near enough.
         let bytes = 2 * held.iter().map(quad_bytes).sum::<usize>();
@@ -201,7 +202,7 @@ mod tests {
             Literal::new_simple_literal("x".repeat(text_bytes)),
             GraphName::NamedNode(node),
         );
-        LiveSession::new(Vec::new(), HashSet::from([quad]))
+        LiveSession::new(Vec::new(), QuadSet::from_iter([quad]))
     }
 
     #[test]

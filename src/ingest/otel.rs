@@ -25,11 +25,10 @@ use crate::import::otel::{Named, named, trace_session_id, without_traces};
 use crate::import::{Choice, ImportError, ImportEvent, ImportOptions, import_bytes, importer};
 use crate::model::{InteractionHistory, Turn};
 use crate::rdf::map_history;
-use crate::store::{HistoryStore, StoreError};
-use oxigraph::model::Quad;
+use crate::store::{HistoryStore, QuadSet, StoreError};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// What receiving a batch did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -238,7 +237,7 @@ fn kept_spans(turns: &[Turn]) -> impl Iterator<Item = &Value> {
 struct Stored {
     id: String,
     turns: Vec<Turn>,
-    held: Option<HashSet<Quad>>,
+    held: Option<QuadSet>,
 }
 
 /// The stored sessions the batch adds to, and those it may not: taken from `live` where

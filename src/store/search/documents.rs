@@ -7,7 +7,8 @@
 use crate::rdf::vocab::{ch, ihi, prov};
 use oxigraph::model::{NamedNodeRef, NamedOrBlankNode, Quad, Term};
 use oxsdatatypes::{DateTime, Double};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeSet;
 use std::str::FromStr;
 
 /// What a searchable text is.
@@ -84,10 +85,10 @@ pub struct SearchText {
 }
 
 /// The facts of one subject that the texts need, by predicate, borrowed from the quads.
-type Facts<'a> = HashMap<&'a str, Vec<&'a Term>>;
+type Facts<'a> = FxHashMap<&'a str, Vec<&'a Term>>;
 
 /// Each subject's [`Facts`], by the subject's IRI.
-type Subjects<'a> = HashMap<&'a str, Facts<'a>>;
+type Subjects<'a> = FxHashMap<&'a str, Facts<'a>>;
 
 /// The predicates the texts are read from: the rest of a session (its payloads, most of
 /// its bytes) is not looked at.
@@ -117,7 +118,7 @@ pub fn session_texts(session_id: &str, quads: &[Quad]) -> Vec<SearchText> {
 /// The searchable texts of the given turns (IRIs) of a session's quads, in turn order:
 /// what the index is to hold of them.
 pub fn turn_texts(session_id: &str, quads: &[Quad], turns: &[String]) -> Vec<SearchText> {
-    let turns: HashSet<&str> = turns.iter().map(String::as_str).collect();
+    let turns: FxHashSet<&str> = turns.iter().map(String::as_str).collect();
     texts_of(
         session_id,
         quads.iter().filter(|quad| match &quad.subject {
@@ -131,7 +132,7 @@ pub fn turn_texts(session_id: &str, quads: &[Quad], turns: &[String]) -> Vec<Sea
 
 fn texts_of<'a>(session_id: &str, quads: impl Iterator<Item = &'a Quad>) -> Vec<SearchText> {
     let subjects = by_subject(quads);
-    let mut turn_of: HashMap<&str, &str> = HashMap::new();
+    let mut turn_of: FxHashMap<&str, &str> = FxHashMap::default();
     for (turn, facts) in &subjects {
         if !facts.contains_key(ch::TURN_INDEX.as_str()) {
             continue;
@@ -184,7 +185,7 @@ pub fn changed_turns<'a>(
     new: impl Iterator<Item = &'a Quad>,
     changed: impl Iterator<Item = &'a Quad>,
 ) -> Option<Vec<String>> {
-    let turns: HashSet<&str> = old
+    let turns: FxHashSet<&str> = old
         .chain(new)
         .filter(|quad| quad.predicate == ch::TURN_INDEX)
         .filter_map(|quad| match &quad.subject {
@@ -211,7 +212,7 @@ pub fn changed_turns<'a>(
 }
 
 /// The turn a subject is, or is named below.
-fn turn_of_subject<'a>(subject: &'a str, turns: &HashSet<&str>) -> Option<&'a str> {
+fn turn_of_subject<'a>(subject: &'a str, turns: &FxHashSet<&str>) -> Option<&'a str> {
     if turns.contains(subject) {
         return Some(subject);
     }
@@ -252,7 +253,7 @@ pub fn memory_texts(quads: &[Quad]) -> Vec<SearchText> {
 }
 
 fn by_subject<'a>(quads: impl Iterator<Item = &'a Quad>) -> Subjects<'a> {
-    let mut subjects: Subjects<'_> = HashMap::new();
+    let mut subjects: Subjects<'_> = FxHashMap::default();
     for quad in quads {
         if let NamedOrBlankNode::NamedNode(subject) = &quad.subject
             && READ.contains(&quad.predicate.as_ref())

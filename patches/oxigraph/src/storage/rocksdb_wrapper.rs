@@ -478,11 +478,11 @@ impl Db {
                 "Transaction are only possible on read-write instances".into(),
             ));
         };
-        let batch = unsafe { rocksdb_writebatch_create() };
-        assert!(!batch.is_null(), "rocksdb_writebatch_create returned null");
         Ok(Transaction {
             db: Arc::clone(db),
-            batch,
+            operations: Vec::new(),
+            bytes: Vec::new(),
+            ranges: false,
         })
     }
 
@@ -936,32 +936,80 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Write-only operation on the database
+/// Write-only operation on the database.
+///
+/// The operations are kept, and written at commit into one plain write batch, each
+/// column family's together and in key order (a stable sort: operations on the same key
+/// keep their order). RocksDB applies a batch to each column family's memtable, a skip
+/// list, in the batch's order: keys in order are each inserted next to the one before
+/// (the skip list's remembered splice), instead of searched for from the top. When the
+/// batch removes a range, the operations are written as given.
 pub struct Transaction {
     db: Arc<RwDbHandler>,
-    batch: *mut rocksdb_writebatch_t,
+    operations: Vec<Operation>,
+    /// The keys and values of the operations, one after the other.
+    bytes: Vec<u8>,
+    ranges: bool,
 }
 
-impl Drop for Transaction {
-    fn drop(&mut self) {
-        unsafe {
-            rocksdb_writebatch_destroy(self.batch);
-        }
-    }
+/// One write of a transaction: its kind, its column family, where its key and value
+/// (or the range's end) are in the transaction's bytes, and the key's first 32 bytes as
+/// two big-endian numbers (zeros past its end), which order most keys without reading
+/// them again.
+struct Operation {
+    kind: OperationKind,
+    column_family: *mut rocksdb_column_family_handle_t,
+    key: (usize, usize),
+    value: (usize, usize),
+    prefix: (u128, u128),
+    /// Its place among the transaction's operations.
+    order: usize,
+}
+
+/// The first 32 bytes of `key` as two big-endian numbers, zeros past its end: ordered
+/// as the keys are, up to their 32nd byte.
+fn key_prefix(key: &[u8]) -> (u128, u128) {
+    let mut bytes = [0; 32];
+    let length = key.len().min(32);
+    bytes[..length].copy_from_slice(&key[..length]);
+    let (high, low) = bytes.split_at(16);
+    (
+        u128::from_be_bytes(high.try_into().unwrap_or_default()),
+        u128::from_be_bytes(low.try_into().unwrap_or_default()),
+    )
+}
+
+#[derive(Clone, Copy)]
+enum OperationKind {
+    Put,
+    Delete,
+    DeleteRange,
 }
 
 impl Transaction {
+    fn push(
+        &mut self,
+        kind: OperationKind,
+        column_family: &ColumnFamily,
+        key: &[u8],
+        value: &[u8],
+    ) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(key);
+        let middle = self.bytes.len();
+        self.bytes.extend_from_slice(value);
+        self.operations.push(Operation {
+            kind,
+            column_family: column_family.0,
+            key: (start, middle),
+            value: (middle, self.bytes.len()),
+            prefix: key_prefix(key),
+            order: self.operations.len(),
+        });
+    }
+
     pub fn insert(&mut self, column_family: &ColumnFamily, key: &[u8], value: &[u8]) {
-        unsafe {
-            rocksdb_writebatch_put_cf(
-                self.batch,
-                column_family.0,
-                key.as_ptr().cast(),
-                key.len(),
-                value.as_ptr().cast(),
-                value.len(),
-            )
-        }
+        self.push(OperationKind::Put, column_family, key, value);
     }
 
     pub fn insert_empty(&mut self, column_family: &ColumnFamily, key: &[u8]) {
@@ -969,32 +1017,67 @@ impl Transaction {
     }
 
     pub fn remove(&mut self, column_family: &ColumnFamily, key: &[u8]) {
-        unsafe {
-            rocksdb_writebatch_delete_cf(
-                self.batch,
-                column_family.0,
-                key.as_ptr().cast(),
-                key.len(),
-            )
-        }
+        self.push(OperationKind::Delete, column_family, key, &[]);
     }
 
     pub fn remove_range(&mut self, column_family: &ColumnFamily, start_key: &[u8], end_key: &[u8]) {
-        unsafe {
-            rocksdb_writebatch_delete_range_cf(
-                self.batch,
-                column_family.0,
-                start_key.as_ptr().cast(),
-                start_key.len(),
-                end_key.as_ptr().cast(),
-                end_key.len(),
-            )
-        }
+        self.ranges = true;
+        self.push(OperationKind::DeleteRange, column_family, start_key, end_key);
     }
 
-    pub fn commit(self) -> Result<(), StorageError> {
+    pub fn commit(mut self) -> Result<(), StorageError> {
+        if !self.ranges {
+            let bytes = &self.bytes;
+            // RocksDB's default comparator orders keys bytewise, as slices compare. The
+            // operations on one key keep their order.
+            self.operations.sort_unstable_by(|a, b| {
+                (a.column_family as usize, a.prefix)
+                    .cmp(&(b.column_family as usize, b.prefix))
+                    .then_with(|| bytes[a.key.0..a.key.1].cmp(&bytes[b.key.0..b.key.1]))
+                    .then_with(|| a.order.cmp(&b.order))
+            });
+        }
         unsafe {
-            ffi_result!(rocksdb_write(self.db.db, self.db.write_options, self.batch))?;
+            // Each entry adds its kind, column family and two lengths to its bytes (a
+            // byte each, mostly): reserved at once, not grown entry by entry.
+            let reserved = 12 + self.bytes.len() + 8 * self.operations.len();
+            let batch = rocksdb_writebatch_create_with_params(reserved, 0, 0, 0);
+            assert!(!batch.is_null(), "rocksdb_writebatch_create returned null");
+            let bytes = &self.bytes;
+            for operation in &self.operations {
+                let key = &bytes[operation.key.0..operation.key.1];
+                let value = &bytes[operation.value.0..operation.value.1];
+                match operation.kind {
+                    OperationKind::Put => rocksdb_writebatch_put_cf(
+                        batch,
+                        operation.column_family,
+                        key.as_ptr().cast(),
+                        key.len(),
+                        value.as_ptr().cast(),
+                        value.len(),
+                    ),
+                    OperationKind::Delete => rocksdb_writebatch_delete_cf(
+                        batch,
+                        operation.column_family,
+                        key.as_ptr().cast(),
+                        key.len(),
+                    ),
+                    OperationKind::DeleteRange => rocksdb_writebatch_delete_range_cf(
+                        batch,
+                        operation.column_family,
+                        key.as_ptr().cast(),
+                        key.len(),
+                        value.as_ptr().cast(),
+                        value.len(),
+                    ),
+                }
+            }
+            // The batch holds its own copy: the transaction's is let go before the write.
+            self.operations = Vec::new();
+            self.bytes = Vec::new();
+            let written = ffi_result!(rocksdb_write(self.db.db, self.db.write_options, batch));
+            rocksdb_writebatch_destroy(batch);
+            written?;
         }
         Ok(())
     }

@@ -939,8 +939,8 @@ impl<'a> Reader<'a> {
 /// Write-only operation on the database.
 ///
 /// The operations are kept, and written at commit into one plain write batch, each
-/// column family's together and in key order (a stable sort: operations on the same key
-/// keep their order). RocksDB applies a batch to each column family's memtable, a skip
+/// column family's together and in key order (operations on the same key in the order
+/// given: each operation's place is the sort's last key). RocksDB applies a batch to each column family's memtable, a skip
 /// list, in the batch's order: keys in order are each inserted next to the one before
 /// (the skip list's remembered splice), instead of searched for from the top. When the
 /// batch removes a range, the operations are written as given.

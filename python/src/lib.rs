@@ -3,7 +3,6 @@
 //! `Diagnostic`, and the exceptions. The pure-Python package around it (python/ihigraph/)
 //! adds the memory interfaces of LangChain, LangGraph and LlamaIndex.
 
-mod allocator;
 mod chat;
 mod documents;
 mod errors;
@@ -13,9 +12,16 @@ mod values;
 
 use pyo3::prelude::*;
 
-/// mimalloc, as the `ihigraph` binary runs with: see [`allocator`].
+/// The module's Rust allocator: mimalloc, as the `ihigraph` binary runs with (glibc's
+/// `malloc` and `free` took a third of a `context` call's time through Python: see
+/// docs/performance.md, "Through Python"). Without mimalloc's `override`, which the
+/// binary builds with: in a module the interpreter and every other extension own the C
+/// library's `malloc`, so RocksDB's C++ keeps it. No block crosses between the two: the
+/// one that did, the error strings RocksDB `malloc`s, Oxigraph now copies and gives back
+/// to `rocksdb_free` (patches/oxigraph, fifth change), where it freed them through Rust's
+/// allocator (a crash under mimalloc).
 #[global_allocator]
-static GLOBAL: allocator::Mixed = allocator::Mixed;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[pymodule]
 fn _ihigraph(module: &Bound<'_, PyModule>) -> PyResult<()> {

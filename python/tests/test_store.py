@@ -375,3 +375,16 @@ def test_reasoning_on_and_off_in_a_directory(tmp_path):
     assert not off.reasoning and not (path / "inferred").exists()
     with pytest.raises(ValueError, match="not on a server"):
         ihigraph.Store(endpoint="http://127.0.0.1:9/sparql", reasoning=True)
+
+
+def test_a_store_held_open_is_refused_with_rocksdbs_reason(tmp_path):
+    # RocksDB reports the held lock as an error string it allocates with C's malloc; the
+    # module's allocator is mimalloc, so that string must go back to RocksDB's free (the
+    # carried Oxigraph's fifth change), not to Rust's allocator: the process would abort.
+    held = ihigraph.Store(str(tmp_path / "store"))
+    for _ in range(3):
+        with pytest.raises(ihigraph.StoreError, match="in use by another process") as error:
+            ihigraph.Store(str(tmp_path / "store"))
+        assert str(tmp_path / "store") in str(error.value)
+    held.ingest([{"role": "user", "content": "still here"}], from_="openai-chat", session_id="s")
+    assert held.sessions() == ["s"]

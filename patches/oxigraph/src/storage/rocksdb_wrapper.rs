@@ -31,7 +31,7 @@ macro_rules! ffi_result {
         if error.is_null() {
             Ok(result)
         } else {
-            Err(ErrorStatus(::std::ffi::CString::from_raw(error)))
+            Err(ErrorStatus::taken_from(error))
         }
     }}
 }
@@ -1327,6 +1327,19 @@ impl SstFileWriter {
 struct ErrorStatus(CString);
 
 impl ErrorStatus {
+    /// The error RocksDB reported, copied; the C string it `malloc`ed freed by
+    /// `rocksdb_free` (its C library's `free`), not by Rust's allocator, which may be
+    /// another allocator than the C library's (mimalloc in a Python module).
+    ///
+    /// # Safety
+    ///
+    /// `error` is a NUL-terminated string that RocksDB allocated and gave up, freed here.
+    unsafe fn taken_from(error: *mut std::ffi::c_char) -> Self {
+        let status = Self(unsafe { std::ffi::CStr::from_ptr(error) }.to_owned());
+        unsafe { rocksdb_free(error.cast()) };
+        status
+    }
+
     fn message(&self) -> &str {
         self.0.to_str().unwrap_or("Invalid RocksDB error message")
     }

@@ -850,6 +850,78 @@ fn a_writer_killed_before_its_commit_leaves_no_file_in_the_way() {
     assert_eq!(index.text_count(), 2);
 }
 
+/// The segments an index in `directory` holds, by its last commit.
+fn segment_count(directory: &std::path::Path) -> usize {
+    tantivy::Index::open_in_dir(directory)
+        .unwrap()
+        .searchable_segment_metas()
+        .unwrap()
+        .len()
+}
+
+#[test]
+fn a_store_closed_lets_the_merges_its_writes_began_finish() {
+    // Eight writes leave eight segments or more of one level, which tantivy's merge policy
+    // merges into one on a thread of its own, begun by the commit that made them eight.
+    // Closing the store waits for it (and any merge it leads to), so that no level is left
+    // with eight; before, the store's end cut it short, and the next writer began it again.
+    let documents: Vec<Value> = corpus()
+        .iter()
+        .cycle()
+        .take(8)
+        .enumerate()
+        .map(|(number, document)| {
+            let mut document = document.clone();
+            document["SessionID"] = json!(format!("session-{number}"));
+            document
+        })
+        .collect();
+    let directory = tempfile::tempdir().unwrap();
+    {
+        let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+        for document in &documents {
+            write(&store, document);
+        }
+        store.wait_for_index().unwrap();
+    }
+    let segments = segment_count(&directory.path().join("search"));
+    assert!(segments < 8, "{segments} segments left");
+    let in_memory = HistoryStore::in_memory(&Default::default()).unwrap();
+    for document in &documents {
+        write(&in_memory, document);
+    }
+    let store = HistoryStore::open(directory.path(), &Default::default()).unwrap();
+    let query = "deployment OR Bereitstellung OR 部署";
+    let sorted = |hits: &[SearchHit]| {
+        let mut places = places(hits);
+        places.sort();
+        places
+    };
+    assert_eq!(
+        sorted(&search(&store, query)),
+        sorted(&search(&in_memory, query))
+    );
+    let owners = |store: &HistoryStore| store.search_index().unwrap().indexed().unwrap().len();
+    assert_eq!(owners(&store), owners(&in_memory));
+}
+
+#[test]
+fn an_index_closed_is_written_again_after() {
+    let directory = tempfile::tempdir().unwrap();
+    let index = SearchIndex::open(directory.path()).unwrap();
+    index
+        .replace(&[indexed_session("a", "first words")], &[])
+        .unwrap();
+    index.close().unwrap();
+    index
+        .replace(&[indexed_session("b", "second words")], &[])
+        .unwrap();
+    assert_eq!(index.text_count(), 2);
+    index.close().unwrap();
+    index.close().unwrap();
+    assert_eq!(index.indexed().unwrap().len(), 2);
+}
+
 #[test]
 fn a_backup_is_searchable_once_opened() {
     let directory = tempfile::tempdir().unwrap();

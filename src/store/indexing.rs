@@ -239,6 +239,23 @@ impl HistoryStore {
         }
     }
 
+    /// Closes the store: waits until the full-text index holds every session the store
+    /// committed, then for the merges of the index's segments that the last writes began
+    /// (see [`SearchIndex::close`]). Dropping the store does the same and lets errors go:
+    /// this says them.
+    ///
+    /// # Errors
+    ///
+    /// The index's write or a merge failed: the sessions are stored, and the next open
+    /// indexes them (a merge is begun again by the next writer).
+    pub fn close(self) -> Result<(), StoreError> {
+        self.wait_for_index()?;
+        match &self.search {
+            Some(index) => index.close(),
+            None => Ok(()),
+        }
+    }
+
     /// The index, once the write in progress is done; the error of a write that failed.
     pub(super) fn index(&self) -> Result<Option<&Arc<SearchIndex>>, StoreError> {
         self.wait_for_index()?;

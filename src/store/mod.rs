@@ -204,9 +204,14 @@ pub struct HistoryStore {
 
 impl Drop for HistoryStore {
     fn drop(&mut self) {
-        // What was written is indexed before the store closes (a failure here is
-        // repaired by the next open, as after a crash).
+        // What was written is indexed before the store closes, and the index's merges
+        // are let finish (a failure of either is repaired by the next open, as after a
+        // crash, or begun again by its next writer).
         let _ = self.wait_for_index();
+        if let Some(index) = &self.search {
+            // Nothing left to wait for after `close`.
+            let _ = index.close();
+        }
     }
 }
 

@@ -28,6 +28,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use tantivy::collector::DocSetCollector;
 use tantivy::directory::MmapDirectory;
+use tantivy::indexer::LogMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, TermQuery};
 use tantivy::schema::{
     Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
@@ -40,8 +41,20 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 /// which store fingerprint it was indexed at; never a search hit (it has no text).
 const MARKER_KIND: &str = "indexed";
 
-/// How much memory tantivy's writer may buffer before it writes a segment.
-const WRITER_MEMORY: usize = 50_000_000;
+/// How much memory tantivy's writer may buffer before it writes a segment, shared by its
+/// indexing threads (one a core, up to eight): on two cores, a segment of about 100,000
+/// texts of the generated corpus for each 100 MB. Taken only as texts come (tantivy's
+/// arena grows by pages), and given back at every commit; the larger the share, the
+/// fewer segments an ingest leaves to merge and to search.
+const WRITER_MEMORY: usize = 200_000_000;
+
+/// The size (in documents) under which segments count as one level of tantivy's log
+/// merge policy, which merges eight segments of a level into one: the segments written
+/// each time an indexing thread fills its share of [`WRITER_MEMORY`] and the small ones
+/// each commit leaves are merged together, instead of lying beside each other (tantivy's
+/// own default, 10,000, parts them into levels of fewer than eight). Every search visits
+/// every segment.
+const FIRST_LEVEL_DOCUMENTS: u32 = 400_000;
 
 /// A session (or the memory graph) as the index is to hold it: all its texts, and the
 /// fingerprint digest the store recorded for what they were read from.
@@ -93,13 +106,16 @@ fn whole_value(field: Field, value: &str) -> Box<dyn tantivy::query::Query> {
 pub struct SearchIndex {
     index: Index,
     reader: IndexReader,
-    writer: Mutex<IndexWriter>,
+    /// Taken out by [`close`](Self::close), made again by a write after it.
+    writer: Mutex<Option<IndexWriter>>,
     /// Each language's analyzer, in the order of [`TextLanguage::ALL`]: a search's
     /// phrases are cut into their word pairs with it (texts are analyzed by tantivy, with
     /// the analyzers registered under the same names).
     analyzers: [TextAnalyzer; 6],
     fields: Fields,
     location: String,
+    /// In RAM, for a store in memory: nothing outlives it.
+    volatile: bool,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -184,22 +200,32 @@ impl SearchIndex {
             }
             opened => opened.map_err(failed)?,
         };
-        Self::with_index(index, fields, location)
+        Self::with_index(index, fields, location, false)
     }
 
     /// A new index in RAM, for a store in memory.
     pub fn in_ram() -> Result<Self, StoreError> {
         let (schema, fields) = schema();
-        Self::with_index(Index::create_in_ram(schema), fields, "memory".to_owned())
+        Self::with_index(
+            Index::create_in_ram(schema),
+            fields,
+            "memory".to_owned(),
+            true,
+        )
     }
 
-    fn with_index(index: Index, fields: Fields, location: String) -> Result<Self, StoreError> {
+    fn with_index(
+        index: Index,
+        fields: Fields,
+        location: String,
+        volatile: bool,
+    ) -> Result<Self, StoreError> {
         analysis::register_analyzers(&index);
         let failed = |source| StoreError::SearchIndex {
             location: location.clone(),
             source,
         };
-        let writer = index.writer(WRITER_MEMORY).map_err(failed)?;
+        let writer = new_writer(&index).map_err(failed)?;
         // A writer killed between writing a file and committing leaves the file behind,
         // unreferenced; the next writer, replaying the same operations from the last
         // commit, would want that very name again and fail. Remove such files first.
@@ -212,10 +238,11 @@ impl SearchIndex {
         Ok(Self {
             index,
             reader,
-            writer: Mutex::new(writer),
+            writer: Mutex::new(Some(writer)),
             analyzers: TextLanguage::ALL.map(TextLanguage::analyzer),
             fields,
             location,
+            volatile,
         })
     }
 
@@ -237,9 +264,10 @@ impl SearchIndex {
         if sessions.is_empty() && removed.is_empty() {
             return Ok(());
         }
-        let mut writer = self.lock_writer();
-        self.stage(&writer, sessions, removed)?;
-        self.commit(&mut writer)
+        self.with_writer(|writer| {
+            self.stage(writer, sessions, removed)?;
+            self.commit(writer)
+        })
     }
 
     /// Gives the index the documents of `sessions` (as [`replace`](Self::replace) does),
@@ -250,14 +278,12 @@ impl SearchIndex {
     /// a commit made visible before are taken out on the next open, as the store does not
     /// hold them).
     pub fn stage_uncommitted(&self, sessions: &[IndexedSession]) -> Result<(), StoreError> {
-        let writer = self.lock_writer();
-        self.stage(&writer, sessions, &[])
+        self.with_writer(|writer| self.stage(writer, sessions, &[]))
     }
 
     /// Commits what was staged.
     pub fn commit_staged(&self) -> Result<(), StoreError> {
-        let mut writer = self.lock_writer();
-        self.commit(&mut writer)
+        self.with_writer(|writer| self.commit(writer))
     }
 
     /// The deletions and additions that replace `sessions` and drop `removed`.
@@ -322,36 +348,59 @@ impl SearchIndex {
     /// Takes out the markers of the given owners (of every owner, for `None`), in one
     /// commit: until they are indexed again, the index says it does not hold them.
     pub fn forget_markers(&self, owners: Option<&[&str]>) -> Result<(), StoreError> {
-        let mut writer = self.lock_writer();
         let marker = || whole_value(self.fields.kind, MARKER_KIND);
-        match owners {
-            None => {
-                writer
-                    .delete_query(marker())
-                    .map_err(|error| self.failed(error))?;
-            }
-            Some(owners) => {
-                for owner in owners {
-                    let query = BooleanQuery::new(vec![
-                        (Occur::Must, marker()),
-                        (Occur::Must, whole_value(self.fields.owner, owner)),
-                    ]);
+        self.with_writer(|writer| {
+            match owners {
+                None => {
                     writer
-                        .delete_query(Box::new(query))
+                        .delete_query(marker())
                         .map_err(|error| self.failed(error))?;
                 }
+                Some(owners) => {
+                    for owner in owners {
+                        let query = BooleanQuery::new(vec![
+                            (Occur::Must, marker()),
+                            (Occur::Must, whole_value(self.fields.owner, owner)),
+                        ]);
+                        writer
+                            .delete_query(Box::new(query))
+                            .map_err(|error| self.failed(error))?;
+                    }
+                }
             }
-        }
-        self.commit(&mut writer)
+            self.commit(writer)
+        })
     }
 
     /// Empties the index, in one commit.
     pub fn clear(&self) -> Result<(), StoreError> {
-        let mut writer = self.lock_writer();
-        writer
-            .delete_all_documents()
-            .map_err(|error| self.failed(error))?;
-        self.commit(&mut writer)
+        self.with_writer(|writer| {
+            writer
+                .delete_all_documents()
+                .map_err(|error| self.failed(error))?;
+            self.commit(writer)
+        })
+    }
+
+    /// Waits for the merges of segments that the last commits began (on tantivy's own
+    /// threads), as Lucene's `IndexWriter.close` does, and lets the writer go: a process
+    /// that ends after a write leaves the index merged, not with a merge cut short that the
+    /// next writer begins again (while the segments it would have merged pile up, each one
+    /// more for every search to visit). Uncommitted documents are dropped, as by any end of
+    /// the writer. A write after this makes a writer again. An index in RAM ends with its
+    /// store: nothing to wait for.
+    ///
+    /// # Errors
+    ///
+    /// A merge failed: the index stays as its last commit left it (the merge's inputs).
+    pub fn close(&self) -> Result<(), StoreError> {
+        let writer = self.lock_writer().take();
+        match writer {
+            Some(writer) if !self.volatile => writer
+                .wait_merging_threads()
+                .map_err(|error| self.failed(error)),
+            _ => Ok(()),
+        }
     }
 
     fn commit(&self, writer: &mut IndexWriter) -> Result<(), StoreError> {
@@ -359,12 +408,26 @@ impl SearchIndex {
         self.reader.reload().map_err(|error| self.failed(error))
     }
 
-    fn lock_writer(&self) -> std::sync::MutexGuard<'_, IndexWriter> {
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, Option<IndexWriter>> {
         // A panic while the writer was held leaves nothing half-done that matters: the
         // uncommitted documents are dropped by the next commit's caller or repaired on open.
         self.writer
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Runs `write` with the writer, held for its whole run (made again after a
+    /// [`close`](Self::close)).
+    fn with_writer<T>(
+        &self,
+        write: impl FnOnce(&mut IndexWriter) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut held = self.lock_writer();
+        let writer = match &mut *held {
+            Some(writer) => writer,
+            empty => empty.insert(new_writer(&self.index).map_err(|error| self.failed(error))?),
+        };
+        write(writer)
     }
 
     fn document(&self, owner: &str, text: &SearchText) -> TantivyDocument {
@@ -435,9 +498,55 @@ impl SearchIndex {
     }
 }
 
+/// A writer of `index`, with the merge policy of [`FIRST_LEVEL_DOCUMENTS`].
+fn new_writer(index: &Index) -> tantivy::Result<IndexWriter> {
+    let writer = index.writer(WRITER_MEMORY)?;
+    let mut policy = LogMergePolicy::default();
+    policy.set_min_layer_size(FIRST_LEVEL_DOCUMENTS);
+    writer.set_merge_policy(Box::new(policy));
+    Ok(writer)
+}
+
 fn language_slot(language: TextLanguage) -> usize {
     TextLanguage::ALL
         .iter()
         .position(|known| *known == language)
         .unwrap_or(TextLanguage::ALL.len() - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::index::SegmentId;
+    use tantivy::indexer::MergePolicy;
+
+    /// The segments the merge policy would merge, by their sizes.
+    fn merges(policy: &dyn MergePolicy, sizes: &[u32]) -> Vec<usize> {
+        let index = Index::create_in_ram(schema().0);
+        let metas: Vec<_> = sizes
+            .iter()
+            .map(|&size| index.new_segment_meta(SegmentId::generate_random(), size))
+            .collect();
+        policy
+            .compute_merge_candidates(&metas)
+            .iter()
+            .map(|candidate| candidate.0.len())
+            .collect()
+    }
+
+    #[test]
+    fn what_a_writer_flushes_and_the_slivers_of_its_commits_are_merged_together() {
+        // Five segments of a full share of the writer's memory, three left by commits.
+        let sizes = [100_000, 100_000, 100_000, 100_000, 100_000, 400, 900, 3_000];
+        let index = Index::create_in_ram(schema().0);
+        let writer = new_writer(&index).unwrap();
+        assert_eq!(merges(&*writer.get_merge_policy(), &sizes), [8]);
+        // tantivy's default puts them in two levels, neither of eight.
+        assert!(merges(&LogMergePolicy::default(), &sizes).is_empty());
+        // A segment merged of eight stays a level above them.
+        let merged = [
+            800_000, 100_000, 100_000, 100_000, 100_000, 100_000, 100_000, 100_000,
+        ];
+        assert!(merges(&*writer.get_merge_policy(), &merged).is_empty());
+    }
 }

@@ -249,11 +249,16 @@ impl HistoryStore {
     /// The index's write or a merge failed: the sessions are stored, and the next open
     /// indexes them (a merge is begun again by the next writer).
     pub fn close(self) -> Result<(), StoreError> {
-        self.wait_for_index()?;
-        match &self.search {
-            Some(index) => index.close(),
-            None => Ok(()),
-        }
+        self.finish_index()
+    }
+
+    /// What [`close`](Self::close) and the store's drop do: the index's write waited
+    /// for, then its merges, each whatever became of the other (the first failure said).
+    /// Nothing is left to wait for after it.
+    pub(super) fn finish_index(&self) -> Result<(), StoreError> {
+        let written = self.wait_for_index();
+        let merged = self.search.as_ref().map_or(Ok(()), |index| index.close());
+        written.and(merged)
     }
 
     /// The index, once the write in progress is done; the error of a write that failed.

@@ -207,11 +207,7 @@ impl Drop for HistoryStore {
         // What was written is indexed before the store closes, and the index's merges
         // are let finish (a failure of either is repaired by the next open, as after a
         // crash, or begun again by its next writer).
-        let _ = self.wait_for_index();
-        if let Some(index) = &self.search {
-            // Nothing left to wait for after `close`.
-            let _ = index.close();
-        }
+        let _ = self.finish_index();
     }
 }
 

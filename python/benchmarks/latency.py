@@ -17,7 +17,6 @@ beside the Rust ones (docs/performance.md, "Through Python").
 """
 
 import argparse
-import gc
 import re
 import statistics
 import subprocess
@@ -71,8 +70,7 @@ def python_round(store_dir: str, sample: int, context_sample: int) -> Dict[str, 
             figures[name] = timed(chosen, lambda s: store.context(s, BUDGET, format=name))
         return figures
     finally:
-        del store
-        gc.collect()  # the store's handle closed: the examples open it next
+        store.close()  # the examples open the store next
 
 
 def rust_round(rust: Path, store_dir: str, sample: int, context_sample: int) -> Dict[str, float]:
@@ -161,8 +159,7 @@ def bulk_add(runs: int = 7) -> None:
                 f"add_message to a history of 1,000 ({where}): median {statistics.median(one) * 1e3:.1f} ms, "
                 f"min {min(one) * 1e3:.1f} ms ({len(one)} runs)"
             )
-            del store, history
-            gc.collect()  # the store closed before its directory is removed
+            store.close()  # before its directory is removed
 
 
 def main() -> None:

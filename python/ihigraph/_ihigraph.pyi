@@ -1,7 +1,8 @@
 """Type stubs of the compiled module ``ihigraph._ihigraph`` (PyO3)."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
+from types import TracebackType
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, TypedDict, Union
 
 __version__: str
 
@@ -113,6 +114,22 @@ class Store:
         reasoning: Optional[bool] = None,
         tenant: Optional[str] = None,
     ) -> None: ...
+    def close(self) -> None:
+        """Closes the store: waits for the calls under way, then for the full-text index's
+        last write and the merges of its segments that writes began, and lets the store's
+        files go. Every call after it raises ``StoreError``; closing again does nothing."""
+        ...
+    def __enter__(self) -> "Store":
+        """``with Store(...) as store:``: the store, closed when the block ends."""
+        ...
+    def __exit__(
+        self,
+        kind: Optional[Type[BaseException]],
+        value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> bool:
+        """Closes the store (see ``close``); an exception of the block goes on."""
+        ...
     @property
     def reasoning(self) -> bool:
         """Whether the store reasons: what the ontologies entail about each session kept

@@ -28,6 +28,7 @@ use oxsdatatypes::DateTime;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::path::PathBuf;
+use std::sync::{RwLock, RwLockReadGuard, TryLockError};
 use std::time::Duration;
 
 /// A store of interaction histories: a directory on disk, memory (``path=None``), or a
@@ -42,9 +43,59 @@ use std::time::Duration;
 /// [0]
 #[pyclass(name = "Store", module = "ihigraph", frozen)]
 pub struct PyStore {
-    pub inner: HistoryStore,
+    /// The store, until `close` takes it: each call holds it for its time (a `close`
+    /// waits for the calls under way, and every call after it is refused).
+    inner: RwLock<Option<HistoryStore>>,
+    /// Where the store is, for `repr` (also once it is closed).
+    location: String,
     /// The LangChain chats written last (see `chat::Written`).
     chats: crate::chat::Written,
+}
+
+/// The store while one call uses it.
+struct Open<'a>(RwLockReadGuard<'a, Option<HistoryStore>>);
+
+impl std::ops::Deref for Open<'_> {
+    type Target = HistoryStore;
+
+    fn deref(&self) -> &HistoryStore {
+        self.0
+            .as_ref()
+            .expect("an Open is made only of a store not closed")
+    }
+}
+
+impl PyStore {
+    fn new_open(inner: HistoryStore) -> Self {
+        Self {
+            location: inner.location(),
+            inner: RwLock::new(Some(inner)),
+            chats: Default::default(),
+        }
+    }
+
+    /// The store for one call, or `StoreError` once it is closed. A `close` waiting for
+    /// the calls under way is waited for without the GIL (which those calls need to
+    /// return), then the store is found closed.
+    fn open(&self, py: Python<'_>) -> PyResult<Open<'_>> {
+        let guard = loop {
+            match self.inner.try_read() {
+                Ok(guard) => break guard,
+                Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    py.detach(|| drop(self.inner.read()));
+                }
+            }
+        };
+        if guard.is_none() {
+            return Err(errors::raise::<errors::StoreError>(
+                format!("this store ({}) is closed", self.location),
+                &Location::default(),
+                Vec::new(),
+            ));
+        }
+        Ok(Open(guard))
+    }
 }
 
 /// Opens (creating if needed) the store in a directory, with reasoning turned on or off
@@ -167,10 +218,7 @@ impl PyStore {
                 basic_over_http: false,
             };
             let inner = stored(py.detach(|| HistoryStore::connect(options, &request)))?;
-            return Ok(Self {
-                inner,
-                chats: Default::default(),
-            });
+            return Ok(Self::new_open(inner));
         }
         let inner = match path {
             None => stored(py.detach(|| {
@@ -183,14 +231,62 @@ impl PyStore {
             }))?,
             Some(path) => open_directory(py, &path, &request, reasoning, tenant.as_deref())?,
         };
-        Ok(Self {
-            inner,
-            chats: Default::default(),
-        })
+        Ok(Self::new_open(inner))
     }
 
     fn __repr__(&self) -> String {
-        format!("Store({:?})", self.inner.location())
+        let closed = match self.inner.try_read() {
+            Ok(guard) if guard.is_none() => ", closed",
+            _ => "",
+        };
+        format!("Store({:?}{closed})", self.location)
+    }
+
+    /// Closes the store: waits for the calls under way, then for the full-text index's
+    /// last write and the merges of its segments that writes began, and lets the store's
+    /// files go (another process may then open them). Every call after it raises
+    /// ``StoreError``; closing again does nothing. A store is closed when it is
+    /// collected too, but only ``close()`` (or ``with``) says when, and raises what
+    /// failed.
+    ///
+    /// >>> import ihigraph
+    /// >>> with ihigraph.Store() as store:
+    /// ...     _ = store.ingest([{"role": "user", "content": "hi"}], from_="openai-chat", session_id="s")
+    /// >>> store.sessions()
+    /// Traceback (most recent call last):
+    ///   ...
+    /// ihigraph.StoreError: this store (memory) is closed
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let taken = py.detach(|| {
+            let mut guard = self
+                .inner
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            guard.take()
+        });
+        self.chats.forget_all();
+        match taken {
+            Some(store) => stored(py.detach(|| store.close())),
+            None => Ok(()),
+        }
+    }
+
+    /// ``with Store(...) as store:``: the store, closed when the block ends.
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Closes the store (see ``close``); an exception of the block goes on.
+    #[pyo3(signature = (_kind = None, _value = None, _traceback = None))]
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<&Bound<'_, PyAny>>,
+        _value: Option<&Bound<'_, PyAny>>,
+        _traceback: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
+        self.close(py)?;
+        Ok(false)
     }
 
     /// Checks, maps and stores documents: paths (files, directories of ``.json`` and
@@ -211,7 +307,8 @@ impl PyStore {
     ) -> PyResult<IngestReport> {
         let inputs = Inputs::read(sources)?;
         let check = CheckOptions { lenient };
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let (summary, diagnostics) = if from_ == "pgm-ihi" {
             py.detach(|| run_ingest(store, check, inputs.into_documents()))
         } else {
@@ -254,7 +351,9 @@ impl PyStore {
 
     /// The ids of the stored sessions, sorted.
     fn sessions(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let mut ids: Vec<String> = stored(py.detach(|| self.inner.sessions()))?
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        let mut ids: Vec<String> = stored(py.detach(|| store.sessions()))?
             .into_iter()
             .map(|(id, _)| id)
             .collect();
@@ -264,13 +363,17 @@ impl PyStore {
 
     /// Whether this store reasons (see ``Store(reasoning=...)``).
     #[getter]
-    fn reasoning(&self) -> bool {
-        self.inner.reasons()
+    fn reasoning(&self, py: Python<'_>) -> PyResult<bool> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        Ok(store.reasons())
     }
 
     /// The names of this store's tenants (each opened with ``Store(path, tenant=NAME)``).
-    fn tenants(&self) -> PyResult<Vec<String>> {
-        let tenants = stored(self.inner.tenants())?;
+    fn tenants(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        let tenants = stored(store.tenants())?;
         Ok(tenants
             .into_iter()
             .map(|tenant| tenant.name.to_string())
@@ -280,11 +383,13 @@ impl PyStore {
     /// Adds a tenant to this store (on disk): a store of its own beside it, its nodes
     /// under the base's ``tenant/NAME/``, opened with ``Store(path, tenant=NAME)``. Its
     /// limits on a server are set with ``ihigraph tenant set``.
-    fn add_tenant(&self, name: &str) -> PyResult<()> {
+    fn add_tenant(&self, py: Python<'_>, name: &str) -> PyResult<()> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let name: TenantName = name
             .parse()
             .map_err(|error: ihigraph::StoreError| errors::usage(format!("name: {error}")))?;
-        stored(self.inner.add_tenant(&name, &TenantLimits::default()))?;
+        stored(store.add_tenant(&name, &TenantLimits::default()))?;
         Ok(())
     }
 
@@ -316,7 +421,8 @@ impl PyStore {
                 arguments = arguments.raw(key.as_str(), text.as_str());
             }
         }
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let answer = py.detach(|| -> PyResult<Answer> {
             let results = if inferred {
                 stored(store.run_inferred(canned, &arguments))?
@@ -339,7 +445,8 @@ impl PyStore {
         terms: bool,
         inferred: bool,
     ) -> PyResult<Py<PyAny>> {
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let answer = py.detach(|| -> PyResult<Answer> {
             let results = if inferred {
                 stored(store.query_inferred(query, &Default::default()))?
@@ -353,14 +460,18 @@ impl PyStore {
 
     /// Runs a SPARQL update (it may change sessions: their digests are dropped with them).
     fn update(&self, py: Python<'_>, update: &str) -> PyResult<()> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         // An update may change a chat's session without a new fingerprint record.
         self.chats.forget_all();
-        stored(py.detach(|| self.inner.update(update)))
+        stored(py.detach(|| store.update(update)))
     }
 
     /// A session back as its PGM-IHI document (a dict).
     fn history(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
-        let history = stored(py.detach(|| self.inner.history(session)))?;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        let history = stored(py.detach(|| store.history(session)))?;
         let value = serde_json::to_value(&history).map_err(|e| errors::usage(e.to_string()))?;
         to_python(py, &value)
     }
@@ -369,6 +480,8 @@ impl PyStore {
     /// or ``pgm-ihi`` (a list of PGM-IHI documents as dicts).
     #[pyo3(signature = (format = "trig", *, session = None))]
     fn export(&self, py: Python<'_>, format: &str, session: Option<&str>) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let format = match format {
             "trig" => ExportFormat::TriG,
             "nquads" => ExportFormat::NQuads,
@@ -382,7 +495,7 @@ impl PyStore {
             }
         };
         let mut bytes = Vec::new();
-        stored(py.detach(|| self.inner.export(&mut bytes, format, session)))?;
+        stored(py.detach(|| store.export(&mut bytes, format, session)))?;
         let text = String::from_utf8(bytes).map_err(|e| errors::usage(e.to_string()))?;
         Ok(text.into_pyobject(py)?.into_any().unbind())
     }
@@ -400,11 +513,13 @@ impl PyStore {
         create: Option<&Bound<'_, PyDict>>,
         lenient: bool,
     ) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let turn = values::from_python(turn)?;
         let create = create.map(new_session).transpose()?;
         let options = CheckOptions { lenient };
         let outcome = py
-            .detach(|| append_turn(&self.inner, session, &turn, create.as_ref(), options))
+            .detach(|| append_turn(store, session, &turn, create.as_ref(), options))
             .map_err(|error| errors::ingest_error(&error))?;
         let dict = PyDict::new(py);
         dict.set_item("created", outcome.created)?;
@@ -427,7 +542,8 @@ impl PyStore {
         dry_run: bool,
         with_branches: bool,
     ) -> PyResult<Py<PyAny>> {
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         if with_branches {
             let receipts = py
                 .detach(|| delete_session_and_branches(store, session, dry_run))
@@ -447,7 +563,8 @@ impl PyStore {
     /// The store's retention period as an ISO 8601 duration (``"P90D"``), or None: how
     /// long a session is kept after its last turn (``ihigraph retention show``).
     fn retention(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let period = py
             .detach(|| store.retention())
             .map_err(|e| errors::store_error(&e))?;
@@ -462,7 +579,8 @@ impl PyStore {
             .map(|text| text.parse::<RetentionPeriod>())
             .transpose()
             .map_err(|e| errors::usage(e.to_string()))?;
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         py.detach(|| store.set_retention(period))
             .map_err(|e| errors::store_error(&e))
     }
@@ -478,7 +596,8 @@ impl PyStore {
                 .ok_or_else(|| errors::usage(format!("now={text:?} is not an RFC 3339 time")))?,
             None => DateTime::now(),
         };
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let Some(period) = py
             .detach(|| store.retention())
             .map_err(|e| errors::store_error(&e))?
@@ -510,7 +629,8 @@ impl PyStore {
         let subject: Subject = r#where
             .parse()
             .map_err(|e: ihigraph::memory::SubjectError| errors::usage(e.to_string()))?;
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let erasure = py
             .detach(|| erase_subject(store, &subject, dry_run))
             .map_err(|e| errors::memory_error(&e))?;
@@ -540,6 +660,8 @@ impl PyStore {
         system: &str,
         until: Option<u64>,
     ) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let options = ContextOptions {
             budget,
             format: format
@@ -561,7 +683,7 @@ impl PyStore {
             until,
         };
         let context = py
-            .detach(|| session_context(&self.inner, session, &options))
+            .detach(|| session_context(store, session, &options))
             .map_err(|e| errors::context_error(&e))?;
         let dict = PyDict::new(py);
         dict.set_item("request", to_python(py, &context.request)?)?;
@@ -595,6 +717,8 @@ impl PyStore {
         valid_from: Option<&str>,
         valid_until: Option<&str>,
     ) -> PyResult<String> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let request = Remember {
             session,
             turn,
@@ -604,7 +728,7 @@ impl PyStore {
             valid_until: valid_until.map(|t| time("valid_until", t)).transpose()?,
         };
         let item = py
-            .detach(|| remember(&self.inner, &request, DateTime::now()))
+            .detach(|| remember(store, &request, DateTime::now()))
             .map_err(|e| errors::memory_error(&e))?;
         Ok(item.id)
     }
@@ -618,12 +742,14 @@ impl PyStore {
         kind: Option<&str>,
         at: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let mut arguments = memories_arguments(session, kind.map(memory_kind).transpose()?);
         if let Some(at) = at {
             arguments = arguments.date_time("at", time("at", at)?);
         }
         let answer = py.detach(|| -> PyResult<Answer> {
-            let results = stored(self.inner.run(&MEMORIES, &arguments))?;
+            let results = stored(store.run(&MEMORIES, &arguments))?;
             terms::read_answer(results).map_err(query_failed)
         })?;
         terms::answer_to_python(py, answer, false)
@@ -666,6 +792,8 @@ impl PyStore {
         kind: Option<&Bound<'_, PyAny>>,
         limit: usize,
     ) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let request = SearchRequest {
             query,
             session,
@@ -681,7 +809,7 @@ impl PyStore {
             kinds: search_kinds(kind)?,
             limit,
         };
-        let hits = py.detach(|| stored(self.inner.search(&request)))?;
+        let hits = py.detach(|| stored(store.search(&request)))?;
         let list = PyList::empty(py);
         for hit in &hits {
             list.append(hit_dict(py, hit)?)?;
@@ -691,8 +819,10 @@ impl PyStore {
 
     /// Forgets a memory item (by its id); gives its IRI.
     fn forget(&self, py: Python<'_>, item: &str) -> PyResult<String> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let node = py
-            .detach(|| forget(&self.inner, item))
+            .detach(|| forget(store, item))
             .map_err(|e| errors::memory_error(&e))?;
         Ok(node.into_string())
     }
@@ -708,13 +838,15 @@ impl PyStore {
         until: Option<&str>,
         sessions: Vec<String>,
     ) -> PyResult<String> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let options = ReportOptions {
             since: since.map(|t| time("since", t)).transpose()?,
             until: until.map(|t| time("until", t)).transpose()?,
             sessions,
         };
         let page = py
-            .detach(|| report(&self.inner, &options))
+            .detach(|| report(store, &options))
             .map_err(|e| errors::report_error(&e))?;
         if let Some(path) = path {
             std::fs::write(&path, &page).map_err(|e| {
@@ -737,7 +869,8 @@ impl PyStore {
         sessions: Option<Vec<String>>,
         record: bool,
     ) -> PyResult<Vec<(String, String)>> {
-        let store = &self.inner;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         py.detach(|| {
             let sessions: Vec<(String, oxrdf::NamedNode)> = match sessions {
                 None => stored(store.sessions())?,
@@ -777,8 +910,10 @@ impl PyStore {
     /// status is ``intact``, ``changed``, ``unrecorded``, ``moved``, ``missing``...
     #[pyo3(signature = (sessions = Vec::new()))]
     fn verify(&self, py: Python<'_>, sessions: Vec<String>) -> PyResult<Vec<(String, String)>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let report = py
-            .detach(|| verify(&self.inner, &sessions, &|_, _| {}))
+            .detach(|| verify(store, &sessions, &|_, _| {}))
             .map_err(|e| errors::integrity_error(&e))?;
         Ok(report
             .checks
@@ -802,13 +937,17 @@ impl PyStore {
 
     /// The number of stored sessions.
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        stored(py.detach(|| self.inner.session_count()))
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        stored(py.detach(|| store.session_count()))
     }
 
     /// Whether a session is stored.
     fn __contains__(&self, py: Python<'_>, session: &str) -> PyResult<bool> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let rows = py.detach(|| -> PyResult<bool> {
-            let results = stored(self.inner.run(&SESSIONS, &Arguments::new()))?;
+            let results = stored(store.run(&SESSIONS, &Arguments::new()))?;
             let Answer::Rows(rows) = terms::read_answer(results).map_err(query_failed)? else {
                 return Ok(false);
             };
@@ -836,6 +975,8 @@ impl PyStore {
         turn: Option<u64>,
         ttl: Option<f64>,
     ) -> PyResult<()> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let value = values::from_python(value)?;
         let source = match (session, turn) {
             (Some(session), Some(turn)) => Some((session, turn)),
@@ -849,20 +990,24 @@ impl PyStore {
             source,
             ttl: ttl.map(seconds).transpose()?,
         };
-        py.detach(|| put_item(&self.inner, &put, utc_now()))
+        py.detach(|| put_item(store, &put, utc_now()))
             .map_err(|e| errors::memory_error(&e))
     }
 
     /// Moves the expiry of the keyed item under ``namespace`` and ``key`` to now plus its
     /// time to live; whether it has one.
     fn refresh_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
-        py.detach(|| refresh_item(&self.inner, &namespace, key, utc_now()))
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        py.detach(|| refresh_item(store, &namespace, key, utc_now()))
             .map_err(|e| errors::memory_error(&e))
     }
 
     /// Deletes the keyed item under ``namespace`` and ``key``; whether there was one.
     fn delete_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
-        py.detach(|| delete_item(&self.inner, &namespace, key))
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        py.detach(|| delete_item(store, &namespace, key))
             .map_err(|e| errors::memory_error(&e))
     }
 
@@ -872,9 +1017,11 @@ impl PyStore {
     /// with ``at`` (RFC 3339), only those not expired then.
     #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
     fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let at = at.map(|t| time("at", t)).transpose()?;
         let items = py
-            .detach(|| keyed_items(&self.inner, &prefix, at))
+            .detach(|| keyed_items(store, &prefix, at))
             .map_err(|e| errors::memory_error(&e))?;
         let list = PyList::empty(py);
         for item in &items {
@@ -882,7 +1029,7 @@ impl PyStore {
             dict.set_item("namespace", pyo3::types::PyTuple::new(py, &item.namespace)?)?;
             dict.set_item("key", &item.key)?;
             let id = keyed_item_id(&item.namespace, &item.key);
-            dict.set_item("item", self.inner.scheme().memory_item(&id).as_str())?;
+            dict.set_item("item", store.scheme().memory_item(&id).as_str())?;
             dict.set_item("value", to_python(py, &item.value)?)?;
             dict.set_item("created", item.created.to_string())?;
             dict.set_item("updated", item.updated.to_string())?;
@@ -902,7 +1049,9 @@ impl PyStore {
     /// The messages of a LangChain chat history kept in session ``session`` (dicts of
     /// ``messages_to_dict``), oldest first; an empty list when there is no such session.
     fn chat_messages(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
-        let messages = py.detach(|| crate::chat::read_messages(&self.inner, session))?;
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        let messages = py.detach(|| crate::chat::read_messages(store, session))?;
         to_python(py, &serde_json::Value::Array(messages))
     }
 
@@ -912,7 +1061,9 @@ impl PyStore {
     /// LlamaIndex chat store). Reads each session back.
     #[pyo3(signature = (*, holding = None))]
     fn chat_sessions(&self, py: Python<'_>, holding: Option<&str>) -> PyResult<Vec<String>> {
-        py.detach(|| crate::chat::chat_sessions(&self.inner, holding))
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
+        py.detach(|| crate::chat::chat_sessions(store, holding))
     }
 
     /// Stores ``messages`` (dicts of ``messages_to_dict``) as the whole LangChain chat
@@ -924,8 +1075,10 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let messages = chat_list(messages)?;
-        py.detach(|| crate::chat::set_messages(&self.inner, &self.chats, session, messages))
+        py.detach(|| crate::chat::set_messages(store, &self.chats, session, messages))
     }
 
     /// Appends ``messages`` to the LangChain chat history of session ``session``.
@@ -935,8 +1088,10 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
+        let open = self.open(py)?;
+        let store: &HistoryStore = &open;
         let added = chat_list(messages)?;
-        py.detach(|| crate::chat::add_messages(&self.inner, &self.chats, session, added))
+        py.detach(|| crate::chat::add_messages(store, &self.chats, session, added))
     }
 }
 

@@ -1,6 +1,7 @@
 """The Store API: each call against what the library (and the command) gives."""
 
 import copy
+import json
 import os
 import threading
 import time
@@ -226,6 +227,71 @@ def test_store_on_disk_persists(tmp_path, trip):
     del first
     reopened = ihigraph.Store(os.fspath(tmp_path / "store"))
     assert reopened.sessions() == ["trip-kyoto-2026"]
+
+
+def test_close_finishes_the_index_and_lets_the_files_go(tmp_path):
+    """``close()`` waits for the index's merges (eight commits leave eight segments of one
+    level, which tantivy merges on a thread of its own) and releases the store's lock:
+    the same directory opens again in this process while the closed object lives on."""
+    path = tmp_path / "store"
+    store = ihigraph.Store(path)
+    for index in range(8):
+        store.ingest(chat(f"question {index} about tides", f"answer {index}"),
+                     from_="openai-chat", session_id=f"s{index}")
+    store.close()
+    segments = json.loads((path / "search" / "meta.json").read_text())["segments"]
+    assert len(segments) < 8, f"{len(segments)} segments left: the merges were cut short"
+    again = ihigraph.Store(path)
+    assert len(again.search("tides")) == 8
+    assert repr(store) == f"Store(\"{path}\", closed)" and repr(again) == f"Store(\"{path}\")"
+    with pytest.raises(ihigraph.StoreError, match=r"this store \(.*\) is closed"):
+        store.sessions()
+    store.close()  # closing again does nothing
+
+
+def test_a_with_block_closes_the_store_and_lets_its_exception_through(trip):
+    with ihigraph.Store() as store:
+        store.ingest(trip)
+        assert store.sessions() == ["trip-kyoto-2026"]
+    for call in (store.sessions, lambda: store.query("recent-turns", session="x"),
+                 lambda: store.reasoning, lambda: len(store)):
+        with pytest.raises(ihigraph.StoreError, match=r"this store \(memory\) is closed"):
+            call()
+    with pytest.raises(KeyError):
+        with ihigraph.Store() as other:
+            raise KeyError("inside")
+    with pytest.raises(ihigraph.StoreError, match="closed"):
+        other.sessions()
+
+
+def test_close_waits_for_the_calls_under_way_without_a_deadlock(examples):
+    """A close from one thread while others are in store calls: the calls under way end
+    as they would have, later ones are refused, and nothing waits for ever (a call holds
+    the store, a close waits for it without the GIL the call needs to return)."""
+    for index in range(200):
+        examples.ingest(chat(f"question {index}", f"answer {index}"),
+                        from_="openai-chat", session_id=f"w-{index}")
+    outcomes = []
+
+    def work():
+        for _ in range(50):
+            try:
+                examples.report()
+                outcomes.append("done")
+            except ihigraph.StoreError as error:
+                assert "is closed" in str(error)
+                outcomes.append("refused")
+                return
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.05)
+    examples.close()
+    for thread in threads:
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "a call or the close waits for ever"
+    assert outcomes.count("refused") == 3, outcomes
 
 
 def test_a_tenant_is_a_store_of_its_own(tmp_path, trip):

@@ -10,6 +10,7 @@ use sophia_api::MownStr;
 use sophia_api::term::{BnodeId, IriRef, LanguageTag, SimpleTerm};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::{self, Write as _};
+use std::ops::Range;
 
 /// The algorithm a fingerprint names: RDFC-1.0 with SHA-256 for the blank nodes, and
 /// SHA-256 over the canonical N-Quads.
@@ -79,8 +80,14 @@ pub struct FingerprintError(String);
 pub fn fingerprint<'a>(
     quads: impl IntoIterator<Item = QuadRef<'a>>,
 ) -> Result<Fingerprint, FingerprintError> {
-    let (canonical, count) = canonical_nquads(quads)?;
-    Ok(Fingerprint::of_canonical(&canonical, count))
+    let quads: Vec<QuadRef<'a>> = quads.into_iter().collect();
+    if quads.iter().any(|quad| has_blank_node(*quad)) {
+        let (canonical, count) = relabelled_lines(quads)?;
+        return Ok(Fingerprint::of_canonical(&canonical, count));
+    }
+    // The lines hashed as they come in order, never joined into one document.
+    let lines = SortedLines::of(&quads);
+    Ok(Fingerprint::of_lines(lines.lines(), lines.len()))
 }
 
 /// The RDFC-1.0 canonical N-Quads document of the given quads (each counted once), with
@@ -131,24 +138,48 @@ fn has_blank_node(quad: QuadRef<'_>) -> bool {
 /// messages). The same bytes as `sophia_c14n` (tests below compare both on every kind of
 /// term and on every character that is escaped).
 fn sorted_lines(quads: &[QuadRef<'_>]) -> (String, usize) {
-    let mut lines: Vec<String> = quads
-        .iter()
-        .map(|quad| {
-            let mut line = String::with_capacity(128);
-            canonical_term(quad.subject.into(), &mut line);
-            canonical_term(quad.predicate.into(), &mut line);
-            canonical_term(quad.object, &mut line);
+    let lines = SortedLines::of(quads);
+    let mut document = String::with_capacity(lines.text.len());
+    lines.lines().for_each(|line| document.push_str(line));
+    (document, lines.len())
+}
+
+/// The canonical lines of quads without blank nodes, each with its `.\n`, written one
+/// after the other into one buffer (not a string each) and sorted as byte strings
+/// (UTF-8's byte order is code point order), each distinct line once.
+struct SortedLines {
+    text: String,
+    lines: Vec<Range<usize>>,
+}
+
+impl SortedLines {
+    fn of(quads: &[QuadRef<'_>]) -> Self {
+        let mut text = String::with_capacity(quads.len() * 128);
+        let mut lines = Vec::with_capacity(quads.len());
+        for quad in quads {
+            let start = text.len();
+            canonical_term(quad.subject.into(), &mut text);
+            canonical_term(quad.predicate.into(), &mut text);
+            canonical_term(quad.object, &mut text);
             if let GraphNameRef::NamedNode(graph) = quad.graph_name {
-                canonical_term(graph.into(), &mut line);
+                canonical_term(graph.into(), &mut text);
             }
-            line.push_str(".\n");
-            line
-        })
-        .collect();
-    lines.sort_unstable();
-    lines.dedup();
-    let count = lines.len();
-    (lines.concat(), count)
+            text.push_str(".\n");
+            lines.push(start..text.len());
+        }
+        let bytes = text.as_bytes();
+        lines.sort_unstable_by(|a, b| bytes[a.clone()].cmp(&bytes[b.clone()]));
+        lines.dedup_by(|a, b| bytes[a.clone()] == bytes[b.clone()]);
+        Self { text, lines }
+    }
+
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    fn lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().map(|line| &self.text[line.clone()])
+    }
 }
 
 /// A term of a quad without blank nodes in canonical N-Quads, with the space after it:
@@ -212,14 +243,21 @@ fn canonical_term(term: TermRef<'_>, out: &mut String) {
 impl Fingerprint {
     /// The fingerprint of a canonical N-Quads document of `quads` lines.
     pub fn of_canonical(canonical: &str, quads: usize) -> Self {
-        let digest = hex::encode(Sha256::digest(canonical.as_bytes()));
+        Self::of_lines(canonical.split_inclusive('\n'), quads)
+    }
+
+    /// The fingerprint of a canonical N-Quads document given as its lines in order, each
+    /// with its line feed: the document's digest and each predicate's, in one pass.
+    fn of_lines<'a>(lines: impl Iterator<Item = &'a str>, quads: usize) -> Self {
+        let mut whole = Sha256::new();
         let mut groups: BTreeMap<&str, (usize, Sha256)> = BTreeMap::new();
-        for line in canonical.lines() {
+        for line in lines {
+            whole.update(line.as_bytes());
             let (count, hasher) = groups.entry(predicate_of(line)).or_default();
             *count += 1;
             hasher.update(line.as_bytes());
-            hasher.update(b"\n");
         }
+        let digest = hex::encode(whole.finalize());
         let manifest = Manifest(
             groups
                 .into_iter()
@@ -441,6 +479,26 @@ mod tests {
     }
 
     #[test]
+    fn a_fingerprint_hashes_the_lines_as_the_document_they_make() {
+        let quads = plain_quads();
+        let refs: Vec<QuadRef<'_>> = quads.iter().map(Quad::as_ref).collect();
+        let (document, count) = relabelled_lines(refs.clone()).expect("canonical");
+        let print = fingerprint(refs).expect("fingerprint");
+        assert_eq!(
+            print.digest,
+            hex::encode(Sha256::digest(document.as_bytes()))
+        );
+        assert_eq!(print, Fingerprint::of_canonical(&document, count));
+        let p = "https://example.org/p";
+        assert_eq!(print.manifest.0[p].count, quads.len() - 1);
+        let mut lines = Sha256::new();
+        document
+            .lines()
+            .for_each(|line| lines.update(format!("{line}\n")));
+        assert_eq!(print.manifest.0[p].digest, hex::encode(lines.finalize()));
+    }
+
+    #[test]
     fn sessions_fingerprint_as_sophia_takes_them() {
         let scheme = crate::rdf::IriScheme::default();
         let options = crate::generate::GenerateOptions {
@@ -454,9 +512,12 @@ mod tests {
             let session = crate::rdf::map_history(&history, &scheme);
             let refs: Vec<QuadRef<'_>> = session.quads.iter().map(Quad::as_ref).collect();
             assert!(!refs.iter().any(|quad| has_blank_node(*quad)));
+            let sophias = relabelled_lines(refs.clone()).expect("canonical");
+            assert_eq!(sorted_lines(&refs), sophias);
+            // The lines hashed one by one: the digest and manifest of the document whole.
             assert_eq!(
-                sorted_lines(&refs),
-                relabelled_lines(refs.clone()).expect("canonical")
+                fingerprint(refs).expect("fingerprint"),
+                Fingerprint::of_canonical(&sophias.0, sophias.1)
             );
         }
     }

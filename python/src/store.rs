@@ -307,8 +307,7 @@ impl PyStore {
     ) -> PyResult<IngestReport> {
         let inputs = Inputs::read(sources)?;
         let check = CheckOptions { lenient };
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let (summary, diagnostics) = if from_ == "pgm-ihi" {
             py.detach(|| run_ingest(store, check, inputs.into_documents()))
         } else {
@@ -351,8 +350,7 @@ impl PyStore {
 
     /// The ids of the stored sessions, sorted.
     fn sessions(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let mut ids: Vec<String> = stored(py.detach(|| store.sessions()))?
             .into_iter()
             .map(|(id, _)| id)
@@ -364,15 +362,13 @@ impl PyStore {
     /// Whether this store reasons (see ``Store(reasoning=...)``).
     #[getter]
     fn reasoning(&self, py: Python<'_>) -> PyResult<bool> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         Ok(store.reasons())
     }
 
     /// The names of this store's tenants (each opened with ``Store(path, tenant=NAME)``).
     fn tenants(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let tenants = stored(store.tenants())?;
         Ok(tenants
             .into_iter()
@@ -384,8 +380,7 @@ impl PyStore {
     /// under the base's ``tenant/NAME/``, opened with ``Store(path, tenant=NAME)``. Its
     /// limits on a server are set with ``ihigraph tenant set``.
     fn add_tenant(&self, py: Python<'_>, name: &str) -> PyResult<()> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let name: TenantName = name
             .parse()
             .map_err(|error: ihigraph::StoreError| errors::usage(format!("name: {error}")))?;
@@ -421,8 +416,7 @@ impl PyStore {
                 arguments = arguments.raw(key.as_str(), text.as_str());
             }
         }
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let answer = py.detach(|| -> PyResult<Answer> {
             let results = if inferred {
                 stored(store.run_inferred(canned, &arguments))?
@@ -445,8 +439,7 @@ impl PyStore {
         terms: bool,
         inferred: bool,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let answer = py.detach(|| -> PyResult<Answer> {
             let results = if inferred {
                 stored(store.query_inferred(query, &Default::default()))?
@@ -460,8 +453,7 @@ impl PyStore {
 
     /// Runs a SPARQL update (it may change sessions: their digests are dropped with them).
     fn update(&self, py: Python<'_>, update: &str) -> PyResult<()> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         // An update may change a chat's session without a new fingerprint record.
         self.chats.forget_all();
         stored(py.detach(|| store.update(update)))
@@ -469,8 +461,7 @@ impl PyStore {
 
     /// A session back as its PGM-IHI document (a dict).
     fn history(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let history = stored(py.detach(|| store.history(session)))?;
         let value = serde_json::to_value(&history).map_err(|e| errors::usage(e.to_string()))?;
         to_python(py, &value)
@@ -480,8 +471,7 @@ impl PyStore {
     /// or ``pgm-ihi`` (a list of PGM-IHI documents as dicts).
     #[pyo3(signature = (format = "trig", *, session = None))]
     fn export(&self, py: Python<'_>, format: &str, session: Option<&str>) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let format = match format {
             "trig" => ExportFormat::TriG,
             "nquads" => ExportFormat::NQuads,
@@ -513,8 +503,7 @@ impl PyStore {
         create: Option<&Bound<'_, PyDict>>,
         lenient: bool,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let turn = values::from_python(turn)?;
         let create = create.map(new_session).transpose()?;
         let options = CheckOptions { lenient };
@@ -542,8 +531,7 @@ impl PyStore {
         dry_run: bool,
         with_branches: bool,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         if with_branches {
             let receipts = py
                 .detach(|| delete_session_and_branches(store, session, dry_run))
@@ -563,8 +551,7 @@ impl PyStore {
     /// The store's retention period as an ISO 8601 duration (``"P90D"``), or None: how
     /// long a session is kept after its last turn (``ihigraph retention show``).
     fn retention(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let period = py
             .detach(|| store.retention())
             .map_err(|e| errors::store_error(&e))?;
@@ -579,8 +566,7 @@ impl PyStore {
             .map(|text| text.parse::<RetentionPeriod>())
             .transpose()
             .map_err(|e| errors::usage(e.to_string()))?;
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         py.detach(|| store.set_retention(period))
             .map_err(|e| errors::store_error(&e))
     }
@@ -596,8 +582,7 @@ impl PyStore {
                 .ok_or_else(|| errors::usage(format!("now={text:?} is not an RFC 3339 time")))?,
             None => DateTime::now(),
         };
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let Some(period) = py
             .detach(|| store.retention())
             .map_err(|e| errors::store_error(&e))?
@@ -629,8 +614,7 @@ impl PyStore {
         let subject: Subject = r#where
             .parse()
             .map_err(|e: ihigraph::memory::SubjectError| errors::usage(e.to_string()))?;
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let erasure = py
             .detach(|| erase_subject(store, &subject, dry_run))
             .map_err(|e| errors::memory_error(&e))?;
@@ -660,8 +644,7 @@ impl PyStore {
         system: &str,
         until: Option<u64>,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let options = ContextOptions {
             budget,
             format: format
@@ -717,8 +700,7 @@ impl PyStore {
         valid_from: Option<&str>,
         valid_until: Option<&str>,
     ) -> PyResult<String> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let request = Remember {
             session,
             turn,
@@ -742,8 +724,7 @@ impl PyStore {
         kind: Option<&str>,
         at: Option<&str>,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let mut arguments = memories_arguments(session, kind.map(memory_kind).transpose()?);
         if let Some(at) = at {
             arguments = arguments.date_time("at", time("at", at)?);
@@ -792,8 +773,7 @@ impl PyStore {
         kind: Option<&Bound<'_, PyAny>>,
         limit: usize,
     ) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let request = SearchRequest {
             query,
             session,
@@ -819,8 +799,7 @@ impl PyStore {
 
     /// Forgets a memory item (by its id); gives its IRI.
     fn forget(&self, py: Python<'_>, item: &str) -> PyResult<String> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let node = py
             .detach(|| forget(store, item))
             .map_err(|e| errors::memory_error(&e))?;
@@ -838,8 +817,7 @@ impl PyStore {
         until: Option<&str>,
         sessions: Vec<String>,
     ) -> PyResult<String> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let options = ReportOptions {
             since: since.map(|t| time("since", t)).transpose()?,
             until: until.map(|t| time("until", t)).transpose()?,
@@ -869,8 +847,7 @@ impl PyStore {
         sessions: Option<Vec<String>>,
         record: bool,
     ) -> PyResult<Vec<(String, String)>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         py.detach(|| {
             let sessions: Vec<(String, oxrdf::NamedNode)> = match sessions {
                 None => stored(store.sessions())?,
@@ -910,8 +887,7 @@ impl PyStore {
     /// status is ``intact``, ``changed``, ``unrecorded``, ``moved``, ``missing``...
     #[pyo3(signature = (sessions = Vec::new()))]
     fn verify(&self, py: Python<'_>, sessions: Vec<String>) -> PyResult<Vec<(String, String)>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let report = py
             .detach(|| verify(store, &sessions, &|_, _| {}))
             .map_err(|e| errors::integrity_error(&e))?;
@@ -937,15 +913,13 @@ impl PyStore {
 
     /// The number of stored sessions.
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         stored(py.detach(|| store.session_count()))
     }
 
     /// Whether a session is stored.
     fn __contains__(&self, py: Python<'_>, session: &str) -> PyResult<bool> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let rows = py.detach(|| -> PyResult<bool> {
             let results = stored(store.run(&SESSIONS, &Arguments::new()))?;
             let Answer::Rows(rows) = terms::read_answer(results).map_err(query_failed)? else {
@@ -975,8 +949,7 @@ impl PyStore {
         turn: Option<u64>,
         ttl: Option<f64>,
     ) -> PyResult<()> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let value = values::from_python(value)?;
         let source = match (session, turn) {
             (Some(session), Some(turn)) => Some((session, turn)),
@@ -997,16 +970,14 @@ impl PyStore {
     /// Moves the expiry of the keyed item under ``namespace`` and ``key`` to now plus its
     /// time to live; whether it has one.
     fn refresh_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         py.detach(|| refresh_item(store, &namespace, key, utc_now()))
             .map_err(|e| errors::memory_error(&e))
     }
 
     /// Deletes the keyed item under ``namespace`` and ``key``; whether there was one.
     fn delete_item(&self, py: Python<'_>, namespace: Vec<String>, key: &str) -> PyResult<bool> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         py.detach(|| delete_item(store, &namespace, key))
             .map_err(|e| errors::memory_error(&e))
     }
@@ -1017,8 +988,7 @@ impl PyStore {
     /// with ``at`` (RFC 3339), only those not expired then.
     #[pyo3(signature = (prefix = Vec::new(), *, at = None))]
     fn items(&self, py: Python<'_>, prefix: Vec<String>, at: Option<&str>) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let at = at.map(|t| time("at", t)).transpose()?;
         let items = py
             .detach(|| keyed_items(store, &prefix, at))
@@ -1049,8 +1019,7 @@ impl PyStore {
     /// The messages of a LangChain chat history kept in session ``session`` (dicts of
     /// ``messages_to_dict``), oldest first; an empty list when there is no such session.
     fn chat_messages(&self, py: Python<'_>, session: &str) -> PyResult<Py<PyAny>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let messages = py.detach(|| crate::chat::read_messages(store, session))?;
         to_python(py, &serde_json::Value::Array(messages))
     }
@@ -1061,8 +1030,7 @@ impl PyStore {
     /// LlamaIndex chat store). Reads each session back.
     #[pyo3(signature = (*, holding = None))]
     fn chat_sessions(&self, py: Python<'_>, holding: Option<&str>) -> PyResult<Vec<String>> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         py.detach(|| crate::chat::chat_sessions(store, holding))
     }
 
@@ -1075,8 +1043,7 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let messages = chat_list(messages)?;
         py.detach(|| crate::chat::set_messages(store, &self.chats, session, messages))
     }
@@ -1088,8 +1055,7 @@ impl PyStore {
         session: &str,
         messages: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let open = self.open(py)?;
-        let store: &HistoryStore = &open;
+        let store = &*self.open(py)?;
         let added = chat_list(messages)?;
         py.detach(|| crate::chat::add_messages(store, &self.chats, session, added))
     }

@@ -395,6 +395,52 @@ mod tests {
         assert_eq!(held(&store), HashSet::from([b, c]));
     }
 
+    /// The bulk loader's files are moved into the store by RocksDB (patches/oxigraph): the
+    /// load holds every quad, in every index, none of the loader's `bulk-*.sst` files is
+    /// left in the store's directory, and the store opens again with them.
+    #[test]
+    fn a_bulk_load_moves_its_files_into_the_store_and_leaves_none_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let graphs: Vec<Vec<Quad>> = (0..3)
+            .map(|graph| {
+                (0..2_000)
+                    .map(|n| {
+                        let name = NamedNode::new_unchecked(format!("urn:x:{graph}/{n}"));
+                        Quad::new(
+                            name.clone(),
+                            name,
+                            Literal::new_simple_literal(format!(
+                                "value {n} of a text long enough to be hashed"
+                            )),
+                            GraphName::NamedNode(NamedNode::new_unchecked(format!(
+                                "urn:x:g{graph}"
+                            ))),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let all: HashSet<Quad> = graphs.iter().flatten().cloned().collect();
+        {
+            let store = Embedded::open(&path).unwrap();
+            store.add_graphs(graphs).unwrap();
+            assert_eq!(held(&store), all);
+            store.oxigraph().validate().unwrap();
+        }
+        let left: Vec<String> = std::fs::read_dir(&path)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("bulk-"))
+            .collect();
+        assert!(
+            left.is_empty(),
+            "the loader's files left beside the store: {left:?}"
+        );
+        let store = Embedded::open(&path).unwrap();
+        assert_eq!(held(&store), all);
+    }
+
     /// The patched batch puts each column family's keys in order before writing
     /// (patches/oxigraph): keys of every length and graph come out whole in every index,
     /// and a quad removed and added in one batch stays, as the batch gave it.

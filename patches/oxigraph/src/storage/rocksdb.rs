@@ -1461,7 +1461,13 @@ impl RocksDbStorageBulkLoader<'_> {
         }
         self.storage.db.insert_stt_files(&self.sst_files)?;
         for (_, file) in &self.sst_files {
-            remove_file(file)?;
+            // ihigraph's patch: RocksDB moved the files into the store (`move_files`, see
+            // `rocksdb_wrapper.rs`), so each name is gone unless it fell back to a copy.
+            if let Err(error) = remove_file(file) {
+                if error.kind() != io::ErrorKind::NotFound {
+                    return Err(error.into());
+                }
+            }
         }
         self.sst_files.clear();
         Ok(())

@@ -233,6 +233,12 @@ impl Db {
                 !ingest_external_file_options.is_null(),
                 "rocksdb_ingestexternalfileoptions_create returned null"
             );
+            // ihigraph's patch: the bulk loader's files, written in the store's directory,
+            // are moved into the store (a hard link, and the name given unlinked), not
+            // copied: by default RocksDB copies every file it ingests, all that a bulk
+            // load writes, before the loader deletes it. A file on another file system is
+            // still copied (`failed_move_fall_back_to_copy`, on by default).
+            rocksdb_ingestexternalfileoptions_set_move_files(ingest_external_file_options, 1);
 
             let compaction_options = rocksdb_compactoptions_create();
             assert!(

@@ -80,14 +80,11 @@ pub struct FingerprintError(String);
 pub fn fingerprint<'a>(
     quads: impl IntoIterator<Item = QuadRef<'a>>,
 ) -> Result<Fingerprint, FingerprintError> {
-    let quads: Vec<QuadRef<'a>> = quads.into_iter().collect();
-    if quads.iter().any(|quad| has_blank_node(*quad)) {
-        let (canonical, count) = relabelled_lines(quads)?;
-        return Ok(Fingerprint::of_canonical(&canonical, count));
-    }
-    // The lines hashed as they come in order, never joined into one document.
-    let lines = SortedLines::of(&quads);
-    Ok(Fingerprint::of_lines(lines.lines(), lines.len()))
+    Ok(match canonical(quads)? {
+        Canonical::Relabelled(document, count) => Fingerprint::of_canonical(&document, count),
+        // The lines hashed as they come in order, never joined into one document.
+        Canonical::Sorted(lines) => Fingerprint::of_lines(lines.lines(), lines.len()),
+    })
 }
 
 /// The RDFC-1.0 canonical N-Quads document of the given quads (each counted once), with
@@ -95,11 +92,31 @@ pub fn fingerprint<'a>(
 pub fn canonical_nquads<'a>(
     quads: impl IntoIterator<Item = QuadRef<'a>>,
 ) -> Result<(String, usize), FingerprintError> {
+    Ok(match canonical(quads)? {
+        Canonical::Relabelled(document, count) => (document, count),
+        Canonical::Sorted(lines) => lines.document(),
+    })
+}
+
+/// The canonical form of a set of quads, made the one way or the other.
+enum Canonical {
+    /// By `sophia_c14n`, blank nodes relabelled: the document and its number of lines.
+    Relabelled(String, usize),
+    /// Quads without blank nodes: their lines, sorted.
+    Sorted(SortedLines),
+}
+
+/// The canonical form of the given quads: their sorted lines when no quad names a blank
+/// node (nothing to relabel), else `sophia_c14n`'s document.
+fn canonical<'a>(
+    quads: impl IntoIterator<Item = QuadRef<'a>>,
+) -> Result<Canonical, FingerprintError> {
     let quads: Vec<QuadRef<'a>> = quads.into_iter().collect();
     if quads.iter().any(|quad| has_blank_node(*quad)) {
-        relabelled_lines(quads)
+        let (document, count) = relabelled_lines(quads)?;
+        Ok(Canonical::Relabelled(document, count))
     } else {
-        Ok(sorted_lines(&quads))
+        Ok(Canonical::Sorted(SortedLines::of(&quads)))
     }
 }
 
@@ -130,23 +147,14 @@ fn has_blank_node(quad: QuadRef<'_>) -> bool {
     quad.subject.is_blank_node() || quad.object.is_blank_node() || quad.graph_name.is_blank_node()
 }
 
-/// The canonical N-Quads document of quads without blank nodes: with nothing to relabel,
-/// RDFC-1.0's document is each distinct quad's line, sorted in code point order (UTF-8
-/// byte order). Each line is written once and the lines sorted as strings, where
-/// `sophia_c14n` sorts the quads by writing their terms again at every comparison: a
-/// session's fingerprint took half of writing it (`perf`, a bulk write of 1,000
-/// messages). The same bytes as `sophia_c14n` (tests below compare both on every kind of
-/// term and on every character that is escaped).
-fn sorted_lines(quads: &[QuadRef<'_>]) -> (String, usize) {
-    let lines = SortedLines::of(quads);
-    let mut document = String::with_capacity(lines.text.len());
-    lines.lines().for_each(|line| document.push_str(line));
-    (document, lines.len())
-}
-
-/// The canonical lines of quads without blank nodes, each with its `.\n`, written one
-/// after the other into one buffer (not a string each) and sorted as byte strings
-/// (UTF-8's byte order is code point order), each distinct line once.
+/// The canonical lines of quads without blank nodes: with nothing to relabel, RDFC-1.0's
+/// document is each distinct quad's line, sorted in code point order (UTF-8 byte order).
+/// Each line (with its `.\n`) is written once, one after the other into one buffer (not a
+/// string each), and the lines sorted as byte strings, where `sophia_c14n` sorts the quads
+/// by writing their terms again at every comparison: a session's fingerprint took half of
+/// writing it (`perf`, a bulk write of 1,000 messages). The same bytes as `sophia_c14n`
+/// (tests below compare both on every kind of term and on every character that is
+/// escaped).
 struct SortedLines {
     text: String,
     lines: Vec<Range<usize>>,
@@ -179,6 +187,13 @@ impl SortedLines {
 
     fn lines(&self) -> impl Iterator<Item = &str> {
         self.lines.iter().map(|line| &self.text[line.clone()])
+    }
+
+    /// The canonical document the lines make, and their number.
+    fn document(&self) -> (String, usize) {
+        let mut document = String::with_capacity(self.text.len());
+        self.lines().for_each(|line| document.push_str(line));
+        (document, self.len())
     }
 }
 
@@ -471,7 +486,7 @@ mod tests {
     fn lines_written_once_are_sophias_document() {
         let quads = plain_quads();
         let refs: Vec<QuadRef<'_>> = quads.iter().map(Quad::as_ref).collect();
-        let ours = sorted_lines(&refs);
+        let ours = SortedLines::of(&refs).document();
         let sophias = relabelled_lines(refs.clone()).expect("canonical");
         assert_eq!(ours, sophias);
         assert_eq!(ours.1, quads.len() - 1, "the quad given twice counts once");
@@ -513,7 +528,7 @@ mod tests {
             let refs: Vec<QuadRef<'_>> = session.quads.iter().map(Quad::as_ref).collect();
             assert!(!refs.iter().any(|quad| has_blank_node(*quad)));
             let sophias = relabelled_lines(refs.clone()).expect("canonical");
-            assert_eq!(sorted_lines(&refs), sophias);
+            assert_eq!(SortedLines::of(&refs).document(), sophias);
             // The lines hashed one by one: the digest and manifest of the document whole.
             assert_eq!(
                 fingerprint(refs).expect("fingerprint"),

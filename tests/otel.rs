@@ -9,11 +9,15 @@ mod common;
 
 use common::fixture_path;
 use ihigraph::HistoryStore;
-use ihigraph::import::{Choice, ImportEvent, ImportOptions, import_paths, importer};
+use ihigraph::import::{
+    Choice, ImportEvent, ImportOptions, Record, convert_records, import_bytes, import_paths,
+    importer,
+};
 use ihigraph::ingest::{LiveSessions, receive, receive_live};
 use ihigraph::payload::{Part, Speaker, answer_messages, prompt_messages};
 use ihigraph::rdf::map_history;
 use serde_json::{Value, json};
+use sha2::Digest;
 use std::path::PathBuf;
 
 /// Converts `paths` with the otel importer and writes the sessions; their ids.
@@ -373,6 +377,64 @@ fn without_content_the_calls_come_from_the_tool_spans_and_the_gap_is_said() {
 
 /// A span of a test batch: trace, span, parent, start and end (seconds), attributes.
 type TestSpan<'a> = (&'a str, &'a str, Option<&'a str>, u64, u64, Value);
+
+/// The live receiver gives the importer the batch and the spans it kept as values
+/// (`convert_records`): the sessions must be those the same lines give when read from
+/// bytes, for every fixture of the real emitters and of the other forms.
+#[test]
+fn records_given_as_values_convert_as_their_lines_do() {
+    let otel = importer("otel").unwrap();
+    let options = ImportOptions::default();
+    let mut files: Vec<PathBuf> = real_fixtures()
+        .iter()
+        .flat_map(|dir| jsonl_files(dir))
+        .collect();
+    files.extend(jsonl_files(&fixture_path("import/otel")));
+    assert!(files.len() >= 6, "{files:?}");
+    let (mut converted, mut refused) = (0, 0);
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap();
+        let mut from_bytes = Ok(Vec::new());
+        import_bytes(
+            "batch",
+            bytes.clone(),
+            Choice::Format(otel),
+            &options,
+            &mut |event| {
+                match event {
+                    ImportEvent::Session { converted, .. } => {
+                        if let Ok(sessions) = &mut from_bytes {
+                            sessions.push(*converted);
+                        }
+                    }
+                    ImportEvent::Refused { error, .. } => from_bytes = Err(error.to_string()),
+                    _ => {}
+                }
+                true
+            },
+        );
+        let records = String::from_utf8(bytes.clone())
+            .unwrap()
+            .lines()
+            .enumerate()
+            .map(|(index, line)| Record {
+                value: serde_json::from_str(line).unwrap(),
+                line: Some(index as u64 + 1),
+            })
+            .collect();
+        let digest = hex::encode(sha2::Sha256::digest(&bytes));
+        let from_values =
+            convert_records(otel, "batch", digest, records, &options).map_err(|e| e.to_string());
+        match (&from_values, &from_bytes) {
+            (Ok(sessions), Ok(_)) if !sessions.is_empty() => converted += 1,
+            (Err(_), Err(_)) => refused += 1,
+            _ => {}
+        }
+        assert_eq!(from_values, from_bytes, "{}", file.display());
+    }
+    // Both kinds were seen: files whose sessions match, and a broken one refused alike.
+    assert!(converted >= 5 && refused >= 1, "{converted} {refused}");
+}
 
 /// An OTLP JSON export request of `spans` (each `(trace, span, parent, start s, end s,
 /// attributes)`).

@@ -39,8 +39,8 @@ pub use error::ImportError;
 pub use options::{DEFAULT_HELD_BYTES, DerivedIds, ImportOptions, OptionError};
 pub use session::{Converted, SessionDraft, Sessions, SourceFile, TurnDraft};
 pub use source::{
-    Choice, ImportEvent, ImportSummary, holds_pgm_ihi, import_bytes, import_file_bytes,
-    import_paths, is_import_file, is_pgm_ihi,
+    Choice, ImportEvent, ImportSummary, convert_records, holds_pgm_ihi, import_bytes,
+    import_file_bytes, import_paths, is_import_file, is_pgm_ihi,
 };
 pub use time::Stamp;
 

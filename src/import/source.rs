@@ -247,6 +247,38 @@ pub fn import_bytes(
     import_bytes_of(source, bytes, choice, options, sink)
 }
 
+/// Converts `records` already read, as [`import_bytes`] converts the JSON Lines they
+/// would be written as, by `importer`, their sessions named as coming from `name`
+/// (`digest`: the SHA-256 their metadata gives as their source). A live receiver has
+/// the batch it decoded and the spans it kept as values: writing them out only for the
+/// importer to read them again was a tenth of its work. The records are converted once,
+/// every session held until the last converts: a session the importer gives a line is
+/// named by it (`#<line>`) even when it is the only one.
+///
+/// # Errors
+///
+/// Where and why the importer refused the records (nothing is converted).
+pub fn convert_records(
+    importer: &'static dyn Importer,
+    name: &str,
+    digest: String,
+    records: Vec<Record>,
+    options: &ImportOptions,
+) -> Result<Vec<Converted>, ImportError> {
+    let file = SourceFile {
+        name: name.to_owned(),
+        digest,
+        path: None,
+    };
+    held(
+        importer,
+        &file,
+        options,
+        Box::new(records.into_iter().map(Ok)),
+        false,
+    )
+}
+
 /// Converts what has been read of the file at `path` (a file being written, cut at the
 /// end of its last complete line, say): as [`import_paths`] converts the file, named by
 /// its path, the ids of its sessions derived from that path when they are derived.

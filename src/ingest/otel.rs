@@ -22,12 +22,12 @@
 
 use super::live::{LiveSession, LiveSessions};
 use crate::import::otel::{Named, named, trace_session_id, without_traces};
-use crate::import::{Choice, ImportError, ImportEvent, ImportOptions, import_bytes, importer};
+use crate::import::{ImportError, ImportOptions, Record, convert_records, importer};
 use crate::model::{InteractionHistory, Turn};
 use crate::rdf::map_history;
 use crate::store::{HistoryStore, QuadSet, StoreError};
 use serde_json::Value;
-use std::borrow::Cow;
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeSet, HashMap};
 
 /// What receiving a batch did.
@@ -95,29 +95,38 @@ pub fn receive_live(
     live: &mut LiveSessions,
 ) -> Result<Received, ReceiveError> {
     live.settle(store.writes());
-    let names = named(batch).map_err(ReceiveError::Refused)?;
+    // The batch is copied once, into the first of the records the importer converts
+    // (without a line: a sender is told where in its body, not in a file).
+    let mut batch = Record {
+        value: batch.clone(),
+        line: None,
+    };
+    let names = named(&batch).map_err(ReceiveError::Refused)?;
     let (mut stored, forbidden) = stored_sessions(store, &names, live)?;
     let mut received = Received::default();
-    // The batch is taken as it is (not copied) unless spans are rejected.
-    let batch = if forbidden.is_empty() {
-        Cow::Borrowed(batch)
-    } else {
-        let (kept, rejected) = without_traces(batch, &forbidden.traces);
+    if !forbidden.is_empty() {
+        let (kept, rejected) = without_traces(&batch.value, &forbidden.traces);
         received.rejected = Some(Rejected {
             spans: rejected.0,
             logs: rejected.1,
             message: rejected_message(&forbidden),
         });
-        Cow::Owned(kept)
-    };
-    let mut lines = serde_json::to_vec(batch.as_ref())
-        .map_err(|e| ReceiveError::Refused(ImportError::file(e.to_string())))?;
-    for kept in stored.iter().flat_map(|known| kept_spans(&known.turns)) {
-        lines.push(b'\n');
-        // Writing to a Vec cannot fail, nor can serialising a JSON value.
-        let _ = serde_json::to_writer(&mut lines, kept);
+        batch.value = kept;
     }
-    let converted = convert(lines, options)?;
+    // The batch and the spans kept, given to the importer as the values they are.
+    let digest = batch_digest(&batch.value);
+    let records = std::iter::once(batch)
+        .chain(
+            stored
+                .iter()
+                .flat_map(|known| kept_spans(&known.turns))
+                .map(|kept| Record {
+                    value: kept.clone(),
+                    line: None,
+                }),
+        )
+        .collect();
+    let converted = convert(digest, records, options)?;
     let made: BTreeSet<String> = converted.iter().map(|c| c.session_id.clone()).collect();
     let (mut changed, mut held) = (Vec::new(), Vec::new());
     for session in converted {
@@ -185,31 +194,36 @@ fn rejected_message(forbidden: &Forbidden) -> String {
 
 /// The batch and the kept spans, converted together by the `otel` importer.
 fn convert(
-    lines: Vec<u8>,
+    digest: String,
+    records: Vec<Record>,
     options: &ImportOptions,
 ) -> Result<Vec<crate::import::Converted>, ReceiveError> {
     let Some(otel) = importer("otel") else {
         return Ok(Vec::new());
     };
-    let mut converted = Vec::new();
-    let mut refusal = None;
-    import_bytes(
-        "OTLP/HTTP",
-        lines,
-        Choice::Format(otel),
-        options,
-        &mut |event| {
-            match event {
-                ImportEvent::Session { converted: c, .. } => converted.push(*c),
-                ImportEvent::Refused { error, .. } => refusal = Some(error),
-                _ => {}
-            }
-            true
-        },
-    );
-    match refusal {
-        Some(error) => Err(ReceiveError::Refused(error)),
-        None => Ok(converted),
+    convert_records(otel, "OTLP/HTTP", digest, records, options).map_err(ReceiveError::Refused)
+}
+
+/// What the sessions a batch adds to name as their source: the SHA-256 of the batch as
+/// compact OTLP JSON.
+fn batch_digest(batch: &Value) -> String {
+    let mut hasher = HashingWriter(Sha256::new());
+    // Serialising a JSON value cannot fail, nor can hashing.
+    let _ = serde_json::to_writer(&mut hasher, batch);
+    hex::encode(hasher.0.finalize())
+}
+
+/// A writer that hashes what is written to it, so that nothing is held.
+struct HashingWriter(Sha256);
+
+impl std::io::Write for HashingWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -88,17 +88,14 @@ pub struct Named {
     pub trace_conversations: BTreeMap<String, BTreeSet<String>>,
 }
 
-/// What `value` names, reading it as the importer does.
+/// What `record` names, reading it as the importer does.
 ///
 /// # Errors
 ///
 /// Where the importer would refuse it: the JSON Pointer and what was expected.
-pub fn named(value: &Value) -> Result<Named, ImportError> {
+pub fn named(record: &Record) -> Result<Named, ImportError> {
     let mut read = read::Read::default();
-    read.record(&Record {
-        value: value.clone(),
-        line: None,
-    })?;
+    read.record(record)?;
     let mut named = Named::default();
     for span in &read.spans {
         named.traces.insert(span.trace_id.clone());

@@ -413,7 +413,7 @@ fn records_given_as_values_convert_as_their_lines_do() {
                 true
             },
         );
-        let records = String::from_utf8(bytes.clone())
+        let records = std::str::from_utf8(&bytes)
             .unwrap()
             .lines()
             .enumerate()

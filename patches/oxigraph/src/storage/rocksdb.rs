@@ -22,7 +22,7 @@ use rustc_hash::{FxBuildHasher, FxHashSet};
 #[cfg(feature = "rdf-12")]
 use siphasher::sip128::{Hasher128, SipHasher24};
 use spareval::CancellationToken;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fs::remove_file;
 use std::hash::BuildHasherDefault;
 #[cfg(feature = "rdf-12")]
@@ -361,6 +361,7 @@ impl RocksDbStorage {
             buffer: Vec::new(),
             transaction: self.db.start_transaction()?,
             storage: self,
+            strings: HashSet::default(),
         })
     }
 
@@ -937,6 +938,10 @@ pub struct RocksDbStorageTransaction<'a> {
     buffer: Vec<u8>,
     transaction: Transaction,
     storage: &'a RocksDbStorage,
+    /// ihigraph's patch: the strings this transaction has put in `id2str` already. A
+    /// quad's subject, predicate, graph and datatype are mostly those of the quads
+    /// before it, and each was put again with every quad.
+    strings: HashSet<StrHash, BuildHasherDefault<StrHashHasher>>,
 }
 
 impl RocksDbStorageTransaction<'_> {
@@ -1026,11 +1031,13 @@ impl RocksDbStorageTransaction<'_> {
     }
 
     fn insert_str(&mut self, key: &StrHash, value: &str) {
-        self.transaction.insert(
-            &self.storage.id2str_cf,
-            &key.to_be_bytes(),
-            value.as_bytes(),
-        )
+        if self.strings.insert(*key) {
+            self.transaction.insert(
+                &self.storage.id2str_cf,
+                &key.to_be_bytes(),
+                value.as_bytes(),
+            )
+        }
     }
 
     pub fn remove(&mut self, quad: QuadRef<'_>) {

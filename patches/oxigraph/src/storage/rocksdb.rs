@@ -372,6 +372,7 @@ impl RocksDbStorage {
             buffer: Vec::new(),
             transaction: self.db.start_readable_transaction()?,
             storage: self,
+            strings: HashSet::default(),
         })
     }
 
@@ -1134,6 +1135,9 @@ pub struct RocksDbStorageReadableTransaction<'a> {
     buffer: Vec<u8>,
     transaction: ReadableTransaction<'a>,
     storage: &'a RocksDbStorage,
+    /// ihigraph's patch: the strings this transaction has put in `id2str` already, as
+    /// in `RocksDbStorageTransaction`.
+    strings: HashSet<StrHash, BuildHasherDefault<StrHashHasher>>,
 }
 
 impl RocksDbStorageReadableTransaction<'_> {
@@ -1230,11 +1234,13 @@ impl RocksDbStorageReadableTransaction<'_> {
     }
 
     fn insert_str(&mut self, key: &StrHash, value: &str) {
-        self.transaction.insert(
-            &self.storage.id2str_cf,
-            &key.to_be_bytes(),
-            value.as_bytes(),
-        );
+        if self.strings.insert(*key) {
+            self.transaction.insert(
+                &self.storage.id2str_cf,
+                &key.to_be_bytes(),
+                value.as_bytes(),
+            );
+        }
     }
 
     pub fn remove(&mut self, quad: QuadRef<'_>) {

@@ -1400,3 +1400,49 @@ fn otlp_spans_may_not_add_to_a_session_made_otherwise() {
         "the session is untouched"
     );
 }
+
+/// `--otlp-keep 0`: the receiver keeps nothing of the sessions it wrote, so each export
+/// that adds to a session reads it back from the store; the sessions come out as a
+/// receiver that keeps them makes them. A size that is not one is a usage error.
+#[test]
+fn otlp_keep_zero_reads_each_session_back_and_makes_the_same_sessions() {
+    let keeping = Server::start(&[]);
+    let forgetting = Server::start(&["--otlp-keep", "0"]);
+    let recorded = common::fixture_path("import/otel/real-openai-v2-legacy");
+    let traces = std::fs::read(recorded.join("001-traces.pb")).unwrap();
+    let logs = std::fs::read(recorded.join("002-logs.pb")).unwrap();
+    let lines =
+        std::fs::read_to_string(common::fixture_path("import/otel/genai-current.jsonl")).unwrap();
+    for server in [&keeping, &forgetting] {
+        // The log records add the content to the session the spans made.
+        for (signal, body) in [("traces", &traces), ("logs", &logs)] {
+            assert_eq!(export(server, signal, &[PROTOBUF], body).status, 200);
+        }
+        // Each request adds a call to the conversation.
+        for request in lines.lines() {
+            let reply = export(server, "traces", &[OTLP_JSON], request.as_bytes());
+            assert_eq!((reply.status, reply.body.as_str()), (200, "{}"));
+        }
+    }
+    for id in ["openai-weather-1", "conv-weather-1"] {
+        let kept = get(&keeping.url(&format!("/sessions/{id}"))).json();
+        let read_back = get(&forgetting.url(&format!("/sessions/{id}"))).json();
+        assert!(!kept["Turns"].as_array().unwrap().is_empty(), "{id}");
+        assert_eq!(read_back["Turns"], kept["Turns"], "{id}");
+    }
+    assert_eq!(
+        get(&forgetting.url("/sessions/conv-weather-1")).json()["TurnCount"],
+        3
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let refused = common::ihigraph(&dir.path().join("store"))
+        .args(["serve", "--otlp-keep", "lots"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("invalid value 'lots' for '--otlp-keep"),
+        "{said}"
+    );
+}

@@ -110,6 +110,11 @@ pub struct ServeOptions {
     /// Prune the sessions older than the store's retention period on this schedule
     /// (none: never). The router must then be made inside a tokio runtime, which runs it.
     pub prune: Option<PruneSchedule>,
+    /// What the OTLP receiver keeps of the sessions it wrote, in bytes by its estimate
+    /// ([`LiveSessions`]), for each store served (the server's own and each tenant's):
+    /// a span that adds to a session kept is not read back from the store. 0 keeps
+    /// nothing.
+    pub otlp_keep: usize,
 }
 
 impl Default for ServeOptions {
@@ -126,6 +131,7 @@ impl Default for ServeOptions {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             allowed_hosts: Vec::new(),
             prune: None,
+            otlp_keep: DEFAULT_LIVE_BYTES,
         }
     }
 }
@@ -144,6 +150,7 @@ impl std::fmt::Debug for ServeOptions {
             .field("body_timeout", &self.body_timeout)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("prune", &self.prune)
+            .field("otlp_keep", &self.otlp_keep)
             .finish()
     }
 }
@@ -235,7 +242,7 @@ pub fn router(
         writing: Arc::new(Mutex::new(())),
         large_bodies: Arc::new(Semaphore::new(LARGE_BODIES_AT_ONCE)),
         otlp_waiting: Arc::new(Semaphore::new(OTLP_WAITING)),
-        live: Arc::new(Mutex::new(LiveSessions::new(DEFAULT_LIVE_BYTES))),
+        live: Arc::new(Mutex::new(LiveSessions::new(options.otlp_keep))),
         options: Arc::new(options),
         queries,
         access: Arc::clone(&access),

@@ -206,7 +206,7 @@ impl Tenancy {
                 .queries
                 .with_timeout(options.query_timeout, "the tenant's max-query-seconds"),
             live: Arc::new(Mutex::new(crate::ingest::LiveSessions::new(
-                crate::ingest::DEFAULT_LIVE_BYTES,
+                options.otlp_keep,
             ))),
             ..self.template.clone()
         };

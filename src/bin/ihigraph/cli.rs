@@ -365,6 +365,13 @@ pub struct ServeArgs {
     /// retention period.
     #[arg(long, default_value = "1h", value_name = "PERIOD", value_parser = parse_prune_every)]
     pub prune_every: PruneEvery,
+    /// What the OTLP receiver keeps of the sessions it wrote, by its estimate (suffixes
+    /// KiB, MiB, GiB), for the store and for each tenant reached: a span that adds to a
+    /// session kept is not read back from the store. 128MiB holds about 300 agent
+    /// conversations of ten model calls; with more live at once, more is faster (see
+    /// docs/otel.md). 0 keeps nothing.
+    #[arg(long, default_value = "128MiB", value_name = "SIZE", value_parser = parse_size_or_zero)]
+    pub otlp_keep: usize,
 }
 
 /// How often `serve` prunes, if at all.
@@ -429,6 +436,14 @@ fn parse_size(text: &str) -> Result<usize, String> {
         .and_then(|number| number.checked_mul(factor))
         .filter(|&size| size > 0)
         .ok_or_else(|| format!("{text:?} is not a size such as 1048576, 512KiB or 256MiB"))
+}
+
+/// A size as [`parse_size`] reads it, or 0.
+fn parse_size_or_zero(text: &str) -> Result<usize, String> {
+    if text.trim() == "0" {
+        return Ok(0);
+    }
+    parse_size(text)
 }
 
 #[derive(Debug, Args)]

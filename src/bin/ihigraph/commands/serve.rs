@@ -36,6 +36,7 @@ pub fn http(store: HistoryStore, args: &ServeArgs) -> Result<Status> {
             every,
             log: prune_log(),
         }),
+        otlp_keep: args.otlp_keep,
     };
     let limits = ConnectionLimits {
         header_timeout: args.header_timeout,

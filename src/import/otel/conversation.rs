@@ -63,14 +63,51 @@ pub(super) fn sessions(read: Read) -> Vec<SessionDraft> {
             .unwrap_or_else(|| "untraced-logs".to_owned());
         grouped.entry(key).or_default().1.push(log);
     }
-    let mut drafts: Vec<(Option<u64>, SessionDraft)> = grouped
-        .into_iter()
-        .map(|(key, (spans, logs))| {
-            let first = spans.iter().filter_map(|s| s.start).min();
-            (first, session(key, spans, &logs))
-        })
-        .collect();
+    let mut drafts = drafted(grouped);
     drafts.sort_by_key(|(first, _)| *first);
+    drafts.into_iter().map(|(_, draft)| draft).collect()
+}
+
+/// Each conversation's draft, with its first span's start, in the conversations' order.
+/// The conversations are shared out over the cores, each drafted alone: a live receiver
+/// makes every session a batch adds to again, from all its spans (200 sessions a batch
+/// under `examples/otlp_load.rs`).
+fn drafted(grouped: BTreeMap<String, (Vec<Span>, Vec<Log>)>) -> Vec<(Option<u64>, SessionDraft)> {
+    let draft = |(key, (spans, logs)): (String, (Vec<Span>, Vec<Log>))| {
+        let first = spans.iter().filter_map(|s| s.start).min();
+        (first, session(key, spans, &logs))
+    };
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let hands = cores.min(grouped.len());
+    if hands < 2 {
+        return grouped.into_iter().map(draft).collect();
+    }
+    // Dealt in turn, so that each hand holds sessions of every size the batch has.
+    let mut dealt: Vec<Vec<_>> = (0..hands).map(|_| Vec::new()).collect();
+    for (at, group) in grouped.into_iter().enumerate() {
+        dealt[at % hands].push((at, group));
+    }
+    let mut drafts: Vec<(usize, (Option<u64>, SessionDraft))> = std::thread::scope(|scope| {
+        let threads: Vec<_> = dealt
+            .into_iter()
+            .map(|hand| {
+                scope.spawn(move || {
+                    hand.into_iter()
+                        .map(|(at, group)| (at, draft(group)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|thread| {
+                thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    drafts.sort_unstable_by_key(|(at, _)| *at);
     drafts.into_iter().map(|(_, draft)| draft).collect()
 }
 
@@ -641,4 +678,68 @@ fn grouped<'a>(
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Record;
+
+    /// A chat span of conversation `conversation`, in trace `trace`, asking `question`.
+    fn chat_span(trace: usize, span: usize, conversation: usize, question: &str) -> Value {
+        let text = |key: &str, value: &str| json!({"key": key, "value": {"stringValue": value}});
+        let start = 1_700_000_000_000_000_000_u64 + (trace * 1_000 + span) as u64 * 1_000_000;
+        json!({
+            "traceId": format!("{trace:032x}"),
+            "spanId": format!("{:016x}", trace * 1_000 + span),
+            "name": "chat test-model",
+            "startTimeUnixNano": start.to_string(),
+            "endTimeUnixNano": (start + 500_000).to_string(),
+            "attributes": [
+                text("gen_ai.operation.name", "chat"),
+                text("gen_ai.conversation.id", &format!("conversation-{conversation}")),
+                text("gen_ai.request.model", "test-model"),
+                text("gen_ai.input.messages", &json!([
+                    {"role": "user", "parts": [{"type": "text", "content": question}]}
+                ]).to_string()),
+                text("gen_ai.output.messages", &json!([
+                    {"role": "assistant", "parts": [{"type": "text", "content": format!("{question}: done")}],
+                     "finish_reason": "stop"}
+                ]).to_string()),
+            ],
+        })
+    }
+
+    #[test]
+    fn conversations_drafted_side_by_side_come_as_drafted_one_by_one() {
+        // More conversations than cores, of different sizes, their spans interleaved.
+        let spans: Vec<Value> = (0..40)
+            .map(|n| chat_span(n % 13 + 1, n, n % 13, &format!("question {n}")))
+            .collect();
+        let mut read = Read::default();
+        read.record(&Record {
+            value: json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}),
+            line: None,
+        })
+        .unwrap();
+        let keys = session_keys(&read.spans);
+        let mut grouped: BTreeMap<String, (Vec<Span>, Vec<Log>)> = BTreeMap::new();
+        for (span, key) in read.spans.iter().cloned().zip(keys) {
+            grouped.entry(key).or_default().0.push(span);
+        }
+        let one_by_one: Vec<(Option<u64>, SessionDraft)> = grouped
+            .clone()
+            .into_iter()
+            .map(|(key, (spans, logs))| {
+                let first = spans.iter().filter_map(|s| s.start).min();
+                (first, session(key, spans, &logs))
+            })
+            .collect();
+        assert_eq!(one_by_one.len(), 13);
+        assert_eq!(drafted(grouped), one_by_one);
+        // And through the whole conversion: every conversation, each question a turn.
+        let drafts = sessions(read);
+        assert_eq!(drafts.len(), 13);
+        assert_eq!(drafts.iter().map(|d| d.turns.len()).sum::<usize>(), 40);
+    }
 }
